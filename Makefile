@@ -1,0 +1,37 @@
+# neuron-cc developer entry points. Only python3 and make are needed on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: venv demo test lint typecheck lit pytest bench clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+demo: venv
+	$(BIN)/neuron-opt examples/grad_accum.mlir -p hlo-dce
+
+lint: venv
+	$(BIN)/ruff check neuron_cc tests tools
+	$(BIN)/ruff format --check neuron_cc tests tools
+	$(BIN)/basedpyright
+
+lit: venv
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/lit -v tests/filecheck
+
+pytest: venv
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q tests
+
+test: lint lit pytest
+
+bench: venv
+	$(BIN)/python tools/bench_parse_print.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

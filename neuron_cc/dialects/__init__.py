@@ -1,0 +1,16 @@
+"""Lazy name -> factory registry of neuron-cc's dialects."""
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def get_hlo() -> Dialect:
+    from neuron_cc.dialects.hlo import HLO
+
+    return HLO
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Every dialect neuron-cc defines, by name."""
+    return {"hlo": get_hlo}

@@ -1,0 +1,42 @@
+"""The hlo dialect: XLA HLO semantics in MLIR form (DESIGN §3).
+
+Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control_flow`
+(tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
+`computation` (dot, reduce, reduce_window, gather, scatter, sort).
+"""
+
+from xdsl.ir import Dialect
+
+from neuron_cc.dialects.hlo import (
+    attributes,
+    collectives,
+    computation,
+    control_flow,
+    data_movement,
+    elementwise,
+    p2p,
+    types,
+)
+
+_OPS = [
+    *collectives.OPS,
+    *p2p.OPS,
+    *control_flow.OPS,
+    *elementwise.OPS,
+    *data_movement.OPS,
+    *computation.OPS,
+]
+_ATTRS = [
+    types.TokenType,
+    attributes.ReplicaGroupsAttr,
+    attributes.SourceTargetPairsAttr,
+    attributes.DimensionsAttr,
+    attributes.ComparisonDirectionAttr,
+    attributes.ComparisonTypeAttr,
+    *elementwise.ATTRS,
+    *data_movement.ATTRS,
+    *computation.ATTRS,
+]
+
+HLO = Dialect("hlo", _OPS, _ATTRS)  # pyright: ignore[reportArgumentType]
+"""The hlo dialect object, as registered with xDSL contexts."""

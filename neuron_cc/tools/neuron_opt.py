@@ -1,0 +1,174 @@
+"""neuron-opt: xdsl-opt with neuron-cc's dialects and passes, and user-error discipline.
+
+Same flags as xdsl-opt (`-p`, `-o`, `--split-input-file`, `--verify-diagnostics`,
+`--parsing-diagnostics`, `--print-op-generic`, ...). Differences (DESIGN §8):
+- every user error prints `error: file:line:col: message` and exits 1, never a traceback;
+- `-o FILE` is written only when everything succeeded (never a partial file);
+- the module is verified before the first pass and after the last one (`--verify-each`
+  verifies between passes too), not after every pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from io import StringIO
+from typing import IO, NoReturn
+
+from xdsl.dialects import get_all_dialects as xdsl_dialects
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.transforms import get_all_passes as xdsl_passes
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from neuron_cc.dialects import get_all_dialects
+from neuron_cc.tools.driver import (
+    SourceMap,
+    UserError,
+    gc_paused,
+    parse_mlir,
+    run_guarded,
+    verify_error_message,
+)
+from neuron_cc.transforms import get_all_passes
+
+XDSL_DIALECTS = ("builtin", "func", "arith", "scf", "test")
+
+
+def available_dialects() -> dict[str, Callable[[], Dialect]]:
+    """xDSL's builtin/func/arith/scf/test dialects plus neuron-cc's."""
+    upstream = xdsl_dialects()
+    dialects = {name: upstream[name] for name in XDSL_DIALECTS}
+    dialects.update(get_all_dialects())
+    return dialects
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes plus neuron-cc's (ours win on a name clash)."""
+    passes = dict(xdsl_passes())
+    passes.update(get_all_passes())
+    return passes
+
+
+class _BufferedOutput(StringIO):
+    """Collects the output; `close()` is a no-op so the text survives xDSL's run()."""
+
+    def close(self) -> None:
+        pass
+
+
+class NeuronOptMain(xDSLOptMain):
+    """The neuron-opt driver (an `xDSLOptMain` with neuron-cc's registrations)."""
+
+    source: SourceMap | None = None
+    buffer: _BufferedOutput | None = None
+
+    def register_all_dialects(self) -> None:
+        for name, factory in available_dialects().items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        for name, factory in available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--verify-each",
+            default=False,
+            action="store_true",
+            help="verify the module after every pass (default: before the first and after the last)",
+        )
+
+        def error(message: str) -> NoReturn:
+            raise UserError(message)
+
+        arg_parser.error = error
+
+    def setup_pipeline(self) -> None:
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
+        ) -> None:
+            first_or_last = previous is None or following is None
+            if not self.args.disable_verify and (first_or_last or self.args.verify_each):
+                self.verify(module)
+
+        try:
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, callback
+            )
+        except (ValueError, ArgSpecParseError) as e:
+            raise UserError(f"invalid pass pipeline '{self.args.passes}': {e}") from e
+
+    def verify(self, module: ModuleOp) -> None:
+        try:
+            module.verify()
+        except DiagnosticException as e:
+            if self.args.verify_diagnostics:
+                raise
+            raise UserError(verify_error_message(module, e, self.source)) from e
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        if self.args.input_file is not None and not os.path.isfile(self.args.input_file):
+            raise UserError(f"no such input file: {self.args.input_file}")
+        try:
+            return super().prepare_input()
+        except ValueError as e:
+            raise UserError(str(e)) from e
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if self.args.frontend not in (None, "mlir") or file_extension != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        text = chunk.read().decode()
+        module, self.source = parse_mlir(self.ctx, text, self.get_input_name(), start_offset)
+        return module
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        with gc_paused():
+            self.pipeline.apply(self.ctx, prog)
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        self.buffer = _BufferedOutput()
+        return self.buffer
+
+    def commit_output(self) -> None:
+        """Write `-o` atomically (temp file + rename) once everything succeeded."""
+        if self.buffer is None or self.args.output_file is None:
+            return
+        target = os.path.abspath(self.args.output_file)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-opt-")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(self.buffer.getvalue())
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    def body() -> int:
+        tool = NeuronOptMain(description="neuron-cc modular optimizer driver", args=argv)
+        tool.run()
+        tool.commit_output()
+        return 0
+
+    return run_guarded(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
