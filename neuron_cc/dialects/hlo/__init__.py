@@ -7,6 +7,7 @@ Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control
 
 from xdsl.ir import Dialect
 
+from neuron_cc.dialects import xdsl_speedups
 from neuron_cc.dialects.hlo import (
     attributes,
     collectives,
@@ -17,6 +18,8 @@ from neuron_cc.dialects.hlo import (
     p2p,
     types,
 )
+
+xdsl_speedups.install()
 
 _OPS = [
     *collectives.OPS,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import auto
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -256,12 +255,12 @@ class DimensionsAttr(BareDataAttr):
 
 
 class ComparisonDirection(StrEnum):
-    EQ = auto()
-    NE = auto()
-    GE = auto()
-    GT = auto()
-    LE = auto()
-    LT = auto()
+    EQ = "EQ"
+    NE = "NE"
+    GE = "GE"
+    GT = "GT"
+    LE = "LE"
+    LT = "LT"
 
 
 @irdl_attr_definition
@@ -272,10 +271,10 @@ class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSy
 
 
 class ComparisonType(StrEnum):
-    FLOAT = auto()
-    TOTALORDER = auto()
-    SIGNED = auto()
-    UNSIGNED = auto()
+    FLOAT = "FLOAT"
+    TOTALORDER = "TOTALORDER"
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
 
 
 @irdl_attr_definition
@@ -307,7 +306,7 @@ class _BareBase(CustomDirective, Generic[_A]):
             printer.print_attribute(attr)
 
 
-def _make_directive(cls: type[BareDataAttr], directive_name: str) -> type[CustomDirective]:
+def make_bare_directive(cls: type[BareDataAttr], directive_name: str) -> type[CustomDirective]:
     def parse(self: Any, parser: Parser, state: ParsingState) -> None:
         self._parse(self.attr, parser, state)
 
@@ -324,9 +323,9 @@ def _make_directive(cls: type[BareDataAttr], directive_name: str) -> type[Custom
     return irdl_custom_directive(directive)  # pyright: ignore[reportArgumentType]
 
 
-GroupsDirective = _make_directive(ReplicaGroupsAttr, "ReplicaGroups")
+GroupsDirective = make_bare_directive(ReplicaGroupsAttr, "ReplicaGroups")
 """`custom<ReplicaGroups>($replica_groups)`."""
-PairsDirective = _make_directive(SourceTargetPairsAttr, "Pairs")
+PairsDirective = make_bare_directive(SourceTargetPairsAttr, "Pairs")
 """`custom<Pairs>($source_target_pairs)`."""
-DimsDirective = _make_directive(DimensionsAttr, "Dims")
+DimsDirective = make_bare_directive(DimensionsAttr, "Dims")
 """`custom<Dims>($dimensions)`."""

@@ -6,11 +6,11 @@ tensor otherwise (exactly like XLA). Group semantics follow XLA's group modes (s
 `hlo.num_partitions` bound the ids. Collectives are never `Pure`.
 
 ```mlir
-%s = hlo.all_reduce(%x) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids ({
+%s = hlo.all_reduce(%x) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids {
 ^bb0(%a: tensor<f32>, %b: tensor<f32>):
   %c = hlo.add %a, %b : tensor<f32>
   hlo.return %c : tensor<f32>
-}) : (tensor<8xf32>) -> tensor<8xf32>
+} : (tensor<8xf32>) -> tensor<8xf32>
 ```
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, IntegerAttr, TensorType, TupleType, UnitAttr
-from xdsl.ir import Attribute, Region
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -87,7 +87,7 @@ class CollectiveOp(IRDLOperation, ABC):
             raise VerifyException(str(e)) from e
 
     def group_size(self) -> int:
-        r, p = device_counts(self)
+        r, p = checked_device_counts(self)
         return group_size(self.replica_groups.groups(), self.mode(), r, p)
 
     def verify_groups(self) -> None:
@@ -102,7 +102,7 @@ class CollectiveOp(IRDLOperation, ABC):
             raise VerifyException(
                 "flattened_id mode (use_global_device_ids) needs explicit replica groups"
             )
-        r, p = device_counts(self)
+        r, p = checked_device_counts(self)
         problem = groups_problem(
             groups,
             id_space_size(mode, r, p),
@@ -171,7 +171,18 @@ def verify_reduction_region(region: Region, element_types: Sequence[Attribute], 
         raise VerifyException(f"{what} region must end in hlo.return")
     results = [o.type for o in last.operands]
     if results != [scalar]:
-        raise VerifyException(f"{what} region must return one {scalar}, got {results}")
+        got = ", ".join(str(t) for t in results)
+        raise VerifyException(f"{what} region must return one {scalar}, got ({got})")
+
+
+def checked_device_counts(op: Operation) -> tuple[int, int]:
+    """(num_replicas, num_partitions) of the enclosing module, which must both be positive."""
+    r, p = device_counts(op)
+    if r < 1 or p < 1:
+        raise VerifyException(
+            f"hlo.num_replicas and hlo.num_partitions must be positive, got {r} and {p}"
+        )
+    return r, p
 
 
 def _elem(t: Attribute) -> Attribute:

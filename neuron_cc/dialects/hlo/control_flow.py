@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     I64,
     FlatSymbolRefAttr,
     IntegerAttr,
+    ModuleOp,
     StringAttr,
     TensorType,
     TupleType,
@@ -298,6 +299,13 @@ class ConditionalOp(IRDLOperation):
                 )
 
 
+def _enclosing_module(op: Operation) -> ModuleOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ModuleOp):
+        parent = parent.parent_op()
+    return parent
+
+
 @irdl_op_definition
 class CallOp(IRDLOperation):
     """Calls another computation (a `func.func` in the module): `hlo.call @f(%a) : (...) -> T`."""
@@ -314,7 +322,9 @@ class CallOp(IRDLOperation):
 
         callee = SymbolTable.lookup_symbol(self, self.callee)
         if callee is None:
-            return  # a free-standing op (no module yet) cannot be resolved
+            if _enclosing_module(self) is None:
+                return  # a free-standing op (no module yet) cannot be resolved
+            raise VerifyException(f"callee '@{self.callee.string_value()}' is not defined")
         if not isinstance(callee, FuncOp):
             raise VerifyException(f"'{self.callee.string_value()}' is not a func.func")
         ftype = callee.function_type

@@ -41,11 +41,11 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.analysis.replica_groups import (
-    device_counts,
     group_mode,
     id_space_size,
 )
 from neuron_cc.dialects.hlo.attributes import PairsDirective, SourceTargetPairsAttr
+from neuron_cc.dialects.hlo.collectives import checked_device_counts
 from neuron_cc.dialects.hlo.types import HLO_TENSOR, TokenType, tuple_elements, tuple_type
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
@@ -71,7 +71,7 @@ class CollectivePermuteOp(IRDLOperation):
 
     def verify_(self) -> None:
         mode = group_mode(self.channel_id is not None, False, has_global_ids_flag=False)
-        r, p = device_counts(self)
+        r, p = checked_device_counts(self)
         n = id_space_size(mode, r, p)
         pairs = self.source_target_pairs.data
         for what, ids in (("source", [a for a, _ in pairs]), ("target", [b for _, b in pairs])):
