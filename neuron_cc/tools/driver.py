@@ -8,7 +8,9 @@ source offset in a side table so verifier errors can point at the line of the fa
 from __future__ import annotations
 
 import gc
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,6 +61,20 @@ class LocatingParser(Parser):
         return op
 
 
+def read_hlo(
+    ctx: Context, text: str, name: str, allow_elided: bool = False
+) -> tuple[ModuleOp, SourceMap]:
+    """Import XLA HLO text (errors become located `UserError`s)."""
+    from neuron_cc.translate.hlo_text.importer import HloImportError, ImportOptions, import_hlo
+
+    positions: dict[Operation, int] = {}
+    try:
+        module = import_hlo(text, name, ImportOptions(allow_elided), positions)
+    except HloImportError as e:
+        raise UserError(str(e)) from None
+    return module, SourceMap(name, text, 0, positions)
+
+
 def parse_mlir(
     ctx: Context, text: str, name: str, line_offset: int = 0
 ) -> tuple[ModuleOp, SourceMap]:
@@ -104,7 +120,35 @@ def verify_error_message(
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     text = text.removeprefix("Operation does not verify: ")
-    return text.splitlines()[0] if text else type(e).__name__
+    return " ".join(line.strip() for line in text.splitlines()) if text else type(e).__name__
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write to stdout, or to `path` atomically (temp file + rename: never a partial file)."""
+    if path is None:
+        sys.stdout.write(text)
+        return
+    target = os.path.abspath(path)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def read_text(path: str) -> str:
+    if not os.path.isfile(path):
+        raise UserError(f"no such input file: {path}")
+    with open(path, encoding="utf-8") as f:
+        try:
+            return f.read()
+        except UnicodeDecodeError as e:
+            raise UserError(
+                f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})"
+            ) from None
 
 
 def fail(message: str) -> NoReturn:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from io import StringIO
 from typing import IO, NoReturn
@@ -32,8 +31,10 @@ from neuron_cc.tools.driver import (
     UserError,
     gc_paused,
     parse_mlir,
+    read_hlo,
     run_guarded,
     verify_error_message,
+    write_output,
 )
 from neuron_cc.transforms import get_all_passes
 
@@ -85,6 +86,25 @@ class NeuronOptMain(xDSLOptMain):
             help="verify the module after every pass (default: before the first and after the last)",
         )
 
+        arg_parser.add_argument(
+            "--input",
+            choices=("mlir", "hlo"),
+            default=None,
+            help="input format (default: by file extension; .hlo is XLA HLO text)",
+        )
+        arg_parser.add_argument(
+            "--emit",
+            choices=("mlir", "hlo"),
+            default="mlir",
+            help="output format: MLIR (default) or XLA HLO text",
+        )
+        arg_parser.add_argument(
+            "--allow-elided-constants",
+            default=False,
+            action="store_true",
+            help="import HLO constants printed as '{...}' as zeros instead of failing",
+        )
+
         def error(message: str) -> NoReturn:
             raise UserError(message)
 
@@ -116,15 +136,30 @@ class NeuronOptMain(xDSLOptMain):
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         if self.args.input_file is not None and not os.path.isfile(self.args.input_file):
             raise UserError(f"no such input file: {self.args.input_file}")
+        if self.args.input is not None and self.args.input_file is not None:
+            # An explicit --input format accepts any file name.
+            extension = os.path.splitext(self.args.input_file)[1].lstrip(".")
+            self.available_frontends.setdefault(extension, _unused_hlo_frontend)
         try:
             return super().prepare_input()
         except ValueError as e:
             raise UserError(str(e)) from e
 
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self.available_frontends["hlo"] = _unused_hlo_frontend
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
-        if self.args.frontend not in (None, "mlir") or file_extension != "mlir":
+        kind = self.args.input or ("hlo" if file_extension == "hlo" else "mlir")
+        if kind == "hlo":
+            text = chunk.read().decode()
+            module, self.source = read_hlo(
+                self.ctx, text, self.get_input_name(), self.args.allow_elided_constants
+            )
+            return module
+        if self.args.frontend not in (None, "mlir"):
             return super().parse_chunk(chunk, file_extension, start_offset)
         text = chunk.read().decode()
         module, self.source = parse_mlir(self.ctx, text, self.get_input_name(), start_offset)
@@ -144,15 +179,21 @@ class NeuronOptMain(xDSLOptMain):
         """Write `-o` atomically (temp file + rename) once everything succeeded."""
         if self.buffer is None or self.args.output_file is None:
             return
-        target = os.path.abspath(self.args.output_file)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-opt-")
+        write_output(self.args.output_file, self.buffer.getvalue())
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.emit == "mlir":
+            return super().output_resulting_program(prog)
+        from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo
+
         try:
-            with os.fdopen(fd, "w") as f:
-                f.write(self.buffer.getvalue())
-            os.replace(tmp, target)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+            return export_hlo(prog)
+        except ExportError as e:
+            raise UserError(f"cannot export HLO: {e}") from e
+
+
+def _unused_hlo_frontend(stream: IO[bytes]) -> ModuleOp:
+    raise UserError("internal: the hlo frontend is handled by NeuronOptMain.parse_chunk")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

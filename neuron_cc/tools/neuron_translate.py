@@ -1,17 +1,107 @@
-"""neuron-translate: not implemented yet (see the project's issues); exits with code 2."""
+"""neuron-translate: convert between XLA HLO text and hlo-dialect MLIR.
 
+    neuron-translate --import-hlo IN.hlo [-o OUT.mlir] [--allow-elided-constants]
+    neuron-translate --export-hlo IN.mlir [-o OUT.hlo]
+
+The module is verified after import / before export. Errors print `error: FILE:LINE:COL: ...`
+and exit 1; `-o` is written atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
 import sys
+from collections.abc import Sequence
+from io import StringIO
+from typing import NoReturn
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException
+
+from neuron_cc.tools.driver import (
+    SourceMap,
+    UserError,
+    parse_mlir,
+    read_hlo,
+    read_text,
+    run_guarded,
+    verify_error_message,
+    write_output,
+)
+from neuron_cc.tools.neuron_opt import available_dialects
 
 
-def main() -> int:
-    print("neuron-translate: not implemented yet", file=sys.stderr)
-    return 2
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UserError(message)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    cli = _ArgumentParser(
+        prog="neuron-translate", description="convert between XLA HLO text and hlo-dialect MLIR"
+    )
+    mode = cli.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--import-hlo", metavar="IN.hlo", help="XLA HLO text -> hlo-dialect MLIR")
+    mode.add_argument("--export-hlo", metavar="IN.mlir", help="hlo-dialect MLIR -> XLA HLO text")
+    cli.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    cli.add_argument("--allow-elided-constants", action="store_true")
+    cli.add_argument("--print-op-generic", action="store_true", help="print MLIR generically")
+    return cli.parse_args(argv)
+
+
+def _context() -> Context:
+    ctx = Context()
+    for name, factory in available_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def _verify(module: ModuleOp, source: SourceMap) -> None:
+    try:
+        module.verify()
+    except DiagnosticException as e:
+        raise UserError(verify_error_message(module, e, source)) from e
+
+
+def _print_mlir(module: ModuleOp, generic: bool) -> str:
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    out.write("\n")
+    return out.getvalue()
+
+
+def translate(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    ctx = _context()
+    if args.import_hlo is not None:
+        text = read_text(args.import_hlo)
+        module, source = read_hlo(ctx, text, args.import_hlo, args.allow_elided_constants)
+        _verify(module, source)
+        write_output(args.output, _print_mlir(module, args.print_op_generic))
+        return 0
+    from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo
+
+    text = read_text(args.export_hlo)
+    module, source = parse_mlir(ctx, text, args.export_hlo)
+    _verify(module, source)
+    try:
+        hlo = export_hlo(module)
+    except ExportError as e:
+        raise UserError(f"{args.export_hlo}: cannot export HLO: {e}") from e
+    write_output(args.output, hlo)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_guarded(lambda: translate(argv))
 
 
 def entry() -> None:
     """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,1 @@
+"""XLA HLO text import (lexer, parser, importer) and export."""

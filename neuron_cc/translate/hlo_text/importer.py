@@ -1,0 +1,332 @@
+"""Import XLA HLO text into the hlo dialect (phase 2: records -> IR). See notes in README.
+
+`import_hlo(text, name)` parses with `HloTextParser` and builds IR directly (no .mlir text in
+between): the ENTRY computation and every computation reached by `call`/`fusion` become
+`func.func`s; computations used as `to_apply`/`condition`/`body`/branches are cloned into the
+regions of their users; instruction names become SSA name hints; attributes the dialect does
+not model are kept verbatim as `xla.<key>` string attributes so export reproduces them.
+
+Differences from XLA's own parser: mesh-axes replica groups are expanded to explicit groups;
+`entry_computation_layout` is recomputed on export; when the header has no `num_partitions`
+but names an sdy mesh, the mesh size is used; `hlo.use_spmd_partitioning` is set when
+num_partitions > 1.
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from neuron_cc.analysis.replica_groups import (
+    NUM_PARTITIONS_ATTR,
+    NUM_REPLICAS_ATTR,
+    USE_SPMD_ATTR,
+)
+from neuron_cc.dialects.hlo import HLO
+from neuron_cc.dialects.hlo.control_flow import ReturnOp
+from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
+from neuron_cc.translate.hlo_text import attrs as A
+from neuron_cc.translate.hlo_text.attrs import AttrError
+from neuron_cc.translate.hlo_text.builders import (
+    OPCODE_PROPERTIES,
+    REGION_KEYS,
+    Consumer,
+    op_name,
+)
+from neuron_cc.translate.hlo_text.lexer import HloParseError
+from neuron_cc.translate.hlo_text.literals import parse_literal
+from neuron_cc.translate.hlo_text.parser import (
+    Computation,
+    HloModuleRecord,
+    HloTextParser,
+    Instruction,
+)
+
+ENTRY_ATTR = "hlo.entry"
+_OPS: dict[str, type[Operation]] = {op.name: op for op in HLO.operations}
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    allow_elided_constants: bool = False
+    """Turn `constant({...})` into zeros instead of failing."""
+
+
+class HloImportError(Exception):
+    """Malformed or unsupported HLO, located as `name:line:col`."""
+
+    def __init__(self, message: str, location: str) -> None:
+        super().__init__(f"{location}: {message}")
+        self.message = message
+        self.location = location
+
+
+def import_hlo(
+    text: str,
+    name: str = "<hlo>",
+    options: ImportOptions | None = None,
+    positions: dict[Operation, int] | None = None,
+) -> ModuleOp:
+    """Parse XLA HLO text and build an hlo-dialect module.
+
+    When `positions` is given, it receives each created op's offset in `text` (for located
+    verifier errors).
+    """
+    parser = HloTextParser(text)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        record = parser.module()
+        importer = _Importer(record, options or ImportOptions())
+        module = importer.module()
+        if positions is not None:
+            positions.update(importer.positions)
+        return module
+    except HloParseError as e:
+        line, col = parser.c.line_col(e.pos)
+        raise HloImportError(e.message, f"{name}:{line}:{col}") from None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _called_computations(record: HloModuleRecord) -> set[str]:
+    called = {record.entry.name}
+    for comp in record.computations.values():
+        for inst in comp.instructions:
+            key = (
+                "calls"
+                if inst.opcode == "fusion"
+                else "to_apply"
+                if inst.opcode == "call"
+                else None
+            )
+            if key is not None and key in inst.attrs:
+                called.update(A.computation_names(inst.attrs[key]))
+    return called
+
+
+class _Importer:
+    def __init__(self, record: HloModuleRecord, options: ImportOptions) -> None:
+        self.record = record
+        self.options = options
+        self.string_cache: dict[str, StringAttr] = {}
+        self.positions: dict[Operation, int] = {}
+
+    def module(self) -> ModuleOp:
+        record = self.record
+        funcs: list[Operation] = []
+        called = _called_computations(record)
+        for comp in record.computations.values():
+            if comp.name in called:
+                funcs.append(self.function(comp))
+        module = ModuleOp(funcs)
+        module.sym_name = StringAttr(record.name)
+        self.module_attributes(module)
+        return module
+
+    def module_attributes(self, module: ModuleOp) -> None:
+        header = dict(self.record.header)
+        replicas = A.integer(header.pop("replica_count", "1"))
+        partitions_raw = header.pop("num_partitions", None)
+        partitions = A.integer(partitions_raw) if partitions_raw is not None else None
+        if partitions is None:
+            partitions = A.mesh_partition_count(header.get("frontend_attributes", "")) or 1
+        header.pop("entry_computation_layout", None)
+        module.attributes[NUM_REPLICAS_ATTR] = IntegerAttr(replicas, 64)
+        module.attributes[NUM_PARTITIONS_ATTR] = IntegerAttr(partitions, 64)
+        if partitions > 1:
+            module.attributes[USE_SPMD_ATTR] = UnitAttr()
+        if header:
+            module.attributes["xla.module_config"] = DictionaryAttr(
+                {k: StringAttr(v) for k, v in header.items()}
+            )
+        if self.record.sections is not None:
+            module.attributes["xla.stack_frames"] = StringAttr(self.record.sections)
+
+    def string(self, raw: str) -> StringAttr:
+        attr = self.string_cache.get(raw)
+        if attr is None:
+            attr = self.string_cache[raw] = StringAttr(raw)
+        return attr
+
+    # --- computations ----------------------------------------------------------------------
+
+    def function(self, comp: Computation) -> func.FuncOp:
+        block = self.body(comp, is_function=True)
+        arg_types = [a.type for a in block.args]
+        result_type = block.last_op.operands[0].type if block.last_op else None
+        fn = func.FuncOp(
+            comp.name, (arg_types, [result_type] if result_type else []), Region(block)
+        )
+        if comp.is_entry:
+            fn.attributes[ENTRY_ATTR] = UnitAttr()
+        arg_attrs = [self.param_attrs(comp.params[i]) for i in range(len(comp.params))]
+        if any(arg_attrs):
+            fn.arg_attrs = ArrayAttr([DictionaryAttr(d) for d in arg_attrs])
+        return fn
+
+    def param_attrs(self, inst: Instruction) -> dict[str, Attribute]:
+        extras: dict[str, Attribute] = {f"xla.{k}": self.string(v) for k, v in inst.attrs.items()}
+        if inst.shape_text is not None:
+            extras["xla.shape"] = self.string(inst.shape_text)
+        return extras
+
+    def region(self, name: str, user: Instruction) -> Region:
+        comp = self.record.computations.get(name)
+        if comp is None:
+            raise HloParseError(f"{user.opcode} refers to unknown computation '{name}'", user.pos)
+        return Region(self.body(comp, is_function=False))
+
+    def body(self, comp: Computation, is_function: bool) -> Block:
+        params = comp.params
+        block = Block(arg_types=[params[i].type for i in range(len(params))])
+        values: dict[str, SSAValue] = {}
+        for i, arg in enumerate(block.args):
+            arg.name_hint = params[i].name
+            values[params[i].name] = arg
+        ops: list[Operation] = []
+        for inst in _topological(comp):
+            if inst.opcode != "parameter":
+                ops.append(self.instruction(inst, values, ops))
+        block.add_ops(ops)
+        root = values.get(comp.root.name)
+        if root is None:
+            raise HloParseError(f"ROOT '{comp.root.name}' is undefined", comp.root.pos)
+        block.add_op(func.ReturnOp(root) if is_function else ReturnOp.create(operands=[root]))
+        return block
+
+    # --- instructions ----------------------------------------------------------------------
+
+    def instruction(
+        self, inst: Instruction, values: dict[str, SSAValue], ops: list[Operation]
+    ) -> Operation:
+        operands: list[SSAValue] = []
+        for operand in inst.operands:
+            if isinstance(operand, Instruction):
+                if operand.opcode == "parameter":
+                    raise HloParseError("inline parameter operands are not supported", operand.pos)
+                ops.append(self.instruction(operand, values, ops))
+                operand = operand.name
+            value = values.get(operand)
+            if value is None:
+                raise HloParseError(
+                    f"operand '%{operand}' of '%{inst.name}' is not defined", inst.pos
+                )
+            operands.append(value)
+        try:
+            op = self.build(inst, operands)
+        except AttrError as e:
+            raise HloParseError(f"{inst.opcode} '%{inst.name}': {e}", inst.pos) from None
+        self.positions[op] = inst.pos
+        if op.results:
+            op.results[0].name_hint = inst.name
+            values[inst.name] = op.results[0]
+        return op
+
+    def build(self, inst: Instruction, operands: list[SSAValue]) -> Operation:
+        consumer = Consumer(inst)
+        if inst.opcode == "constant":
+            value = parse_literal(
+                inst.payload or "", inst.type, self.options.allow_elided_constants
+            )
+            op: Operation = ConstantOp.create(result_types=[inst.type], properties={"value": value})
+            return self.finish(op, inst, consumer)
+        cls = _OPS.get(op_name(inst.opcode))
+        if cls is None or inst.opcode in ("return",):
+            raise AttrError(f"unsupported opcode '{inst.opcode}'")
+        props_builder = OPCODE_PROPERTIES.get(inst.opcode)
+        props = props_builder(inst, consumer) if props_builder is not None else {}
+        regions = self.regions(inst, consumer)
+        op = cls.create(
+            operands=operands, result_types=[inst.type], properties=props, regions=regions
+        )
+        return self.finish(op, inst, consumer)
+
+    def regions(self, inst: Instruction, c: Consumer) -> list[Region]:
+        keys = REGION_KEYS.get(inst.opcode)
+        if keys is not None:
+            return [self.region(_single(c.need(k), inst), inst) for k in keys]
+        if inst.opcode != "conditional":
+            return []
+        branches = c.get("branch_computations")
+        if branches is not None:
+            names = A.computation_names(branches)
+        else:
+            names = [
+                _single(c.need("true_computation"), inst),
+                _single(c.need("false_computation"), inst),
+            ]
+        return [self.region(n, inst) for n in names]
+
+    def finish(self, op: Operation, inst: Instruction, c: Consumer) -> Operation:
+        for key, raw in c.rest().items():
+            attr_name = (
+                "xla.fusion_kind" if inst.opcode == "fusion" and key == "kind" else f"xla.{key}"
+            )
+            op.attributes[attr_name] = self.string(raw)
+        if inst.shape_text is not None:
+            op.attributes["xla.shape"] = self.string(inst.shape_text)
+        return op
+
+
+def _single(raw: str, inst: Instruction) -> str:
+    names = A.computation_names(raw)
+    if len(names) != 1:
+        raise AttrError(f"{inst.opcode} expects one computation, got {names}")
+    return names[0]
+
+
+def _topological(comp: Computation) -> list[Instruction]:
+    """Instructions ordered so that operands come first (text order when already so)."""
+    position = {inst.name: i for i, inst in enumerate(comp.instructions)}
+    if len(position) != len(comp.instructions):
+        seen: set[str] = set()
+        for inst in comp.instructions:
+            if inst.name in seen:
+                raise HloParseError(f"instruction '%{inst.name}' is defined twice", inst.pos)
+            seen.add(inst.name)
+    in_order = all(
+        isinstance(o, Instruction) or position.get(o, -1) < i
+        for i, inst in enumerate(comp.instructions)
+        for o in inst.operands
+    )
+    if in_order:
+        return comp.instructions
+    return _kahn(comp, position)
+
+
+def _kahn(comp: Computation, position: dict[str, int]) -> list[Instruction]:
+    users: dict[str, list[Instruction]] = {}
+    pending: dict[str, int] = {}
+    for inst in comp.instructions:
+        deps = {o for o in inst.operands if isinstance(o, str)}
+        for d in deps:
+            if d not in position:
+                raise HloParseError(f"operand '%{d}' of '%{inst.name}' is not defined", inst.pos)
+            users.setdefault(d, []).append(inst)
+        pending[inst.name] = len(deps)
+    ready = [inst for inst in comp.instructions if pending[inst.name] == 0]
+    order: list[Instruction] = []
+    while ready:
+        inst = ready.pop()
+        order.append(inst)
+        for user in users.get(inst.name, ()):
+            pending[user.name] -= 1
+            if pending[user.name] == 0:
+                ready.append(user)
+    if len(order) != len(comp.instructions):
+        stuck = next(i for i in comp.instructions if pending[i.name] > 0)
+        raise HloParseError(f"instruction '%{stuck.name}' is part of a cycle", stuck.pos)
+    return order

@@ -1,0 +1,337 @@
+"""Recursive-descent parser of XLA HLO text into plain records (phase 1 of the import).
+
+Accepts both XLA print styles: `%name (p: T) -> T {` headers with `%`-prefixed names and
+metadata (dumps, `compile().as_text()`), and bare `name {` headers (`as_hlo_text()`).
+Attribute values are kept as raw text; `attrs.py` interprets them per opcode in phase 2.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from neuron_cc.dialects.hlo.types import TokenType, tuple_type
+from neuron_cc.translate.hlo_text.lexer import Cursor
+
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "pred": IntegerType(1),
+    "s8": IntegerType(8),
+    "s16": IntegerType(16),
+    "s32": IntegerType(32),
+    "s64": IntegerType(64),
+    "u8": IntegerType(8, Signedness.UNSIGNED),
+    "u16": IntegerType(16, Signedness.UNSIGNED),
+    "u32": IntegerType(32, Signedness.UNSIGNED),
+    "u64": IntegerType(64, Signedness.UNSIGNED),
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+}
+
+_ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^{}]*\})?")
+_SECTION_NAMES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+_SECTION_LINE = re.compile(
+    r"[ \t]*(?:FileNames|FunctionNames|FileLocations|StackFrames|[0-9]+ )[^\n]*\n?"
+)
+
+
+@dataclass
+class Instruction:
+    """One HLO instruction, attributes still raw."""
+
+    name: str
+    type: Attribute
+    opcode: str
+    operands: list[str | Instruction]
+    attrs: dict[str, str]
+    pos: int
+    shape_text: str | None = None
+    """The original shape text when some layout in it is not the default."""
+    payload: str | None = None
+    """The raw text between the parentheses of `constant(...)` / `parameter(N)`."""
+
+
+@dataclass
+class Computation:
+    name: str
+    instructions: list[Instruction]
+    root: Instruction
+    is_entry: bool
+    pos: int
+    params: dict[int, Instruction] = field(default_factory=dict[int, Instruction])
+
+
+@dataclass
+class HloModuleRecord:
+    name: str
+    header: list[tuple[str, str]]
+    sections: str | None
+    computations: dict[str, Computation]
+    entry: Computation
+
+
+class ShapeParser:
+    """Parses shapes at the cursor, caching array types by their text."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+        self.cache: dict[str, tuple[Attribute, bool]] = {}
+
+    def shape(self) -> tuple[Attribute, bool]:
+        """(type, has a non-default layout)."""
+        c = self.cursor
+        c.skip()
+        if c.accept("("):
+            elements: list[Attribute] = []
+            custom = False
+            if not c.accept(")"):
+                while True:
+                    t, nd = self.shape()
+                    elements.append(t)
+                    custom = custom or nd
+                    if c.accept(")"):
+                        break
+                    c.expect(",", "in a tuple shape")
+            return tuple_type(elements), custom
+        m = _ARRAY_SHAPE.match(c.text, c.pos)
+        if m is None:
+            c.error("expected a shape")
+        c.pos = m.end()
+        key = m.group(0)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self._array(m.group(1), m.group(2), m.group(3), m.start())
+            self.cache[key] = hit
+        return hit
+
+    def _array(
+        self, elem: str, dims_text: str, layout: str | None, pos: int
+    ) -> tuple[Attribute, bool]:
+        if elem == "token":
+            return TokenType(), False
+        element = ELEMENT_TYPES.get(elem)
+        if element is None:
+            self.cursor.error(f"unsupported element type '{elem}'", pos)
+        dims: list[int] = []
+        for d in dims_text.split(","):
+            d = d.strip()
+            if not d:
+                continue
+            if not d.isdigit():
+                self.cursor.error(f"unsupported dynamic dimension '{d}' in shape", pos)
+            dims.append(int(d))
+        default = "{" + ",".join(str(i) for i in range(len(dims) - 1, -1, -1)) + "}"
+        custom = layout is not None and layout != default and not (layout == "{}" and not dims)
+        return TensorType(element, dims), custom
+
+
+class HloTextParser:
+    """Phase 1: text -> `HloModuleRecord`."""
+
+    def __init__(self, text: str) -> None:
+        self.c = Cursor(text)
+        self.shapes = ShapeParser(self.c)
+        self.counter = 0
+
+    def module(self) -> HloModuleRecord:
+        c = self.c
+        c.expect("HloModule", "at the start of the module")
+        name = c.name("a module name")
+        header: list[tuple[str, str]] = []
+        while c.accept(","):
+            key = c.name("a module attribute")
+            c.expect("=")
+            header.append((key, c.raw_value()))
+        sections = self._sections()
+        computations: dict[str, Computation] = {}
+        entry: Computation | None = None
+        while not c.at_end():
+            comp = self.computation()
+            if comp.name in computations:
+                c.error(f"computation '{comp.name}' is defined twice", comp.pos)
+            computations[comp.name] = comp
+            if comp.is_entry:
+                if entry is not None:
+                    c.error("more than one ENTRY computation", comp.pos)
+                entry = comp
+        if not computations:
+            c.error("the module has no computations")
+        if entry is None:
+            entry = list(computations.values())[-1]
+            entry.is_entry = True
+        return HloModuleRecord(name, header, sections, computations, entry)
+
+    def _sections(self) -> str | None:
+        c = self.c
+        c.skip()
+        start = c.pos
+        if not any(c.text.startswith(s, start) for s in _SECTION_NAMES):
+            return None
+        pos = start
+        while True:
+            m = _SECTION_LINE.match(c.text, pos)
+            if m is None or m.end() == pos:
+                break
+            pos = m.end()
+            while pos < len(c.text) and c.text[pos] == "\n":
+                pos += 1
+        c.pos = pos
+        return c.text[start:pos].strip()
+
+    def computation(self) -> Computation:
+        c = self.c
+        c.skip()
+        pos = c.pos
+        is_entry = c.accept("ENTRY ")
+        name = c.name("a computation name")
+        if c.startswith("("):
+            self._skip_signature()
+        c.expect("{", f"to open computation '{name}'")
+        instructions: list[Instruction] = []
+        root: Instruction | None = None
+        while not c.accept("}"):
+            if c.at_end():
+                c.error(f"computation '{name}' is not closed", pos)
+            is_root = c.accept("ROOT ")
+            inst = self.instruction()
+            instructions.append(inst)
+            if is_root:
+                if root is not None:
+                    c.error(f"computation '{name}' has two ROOT instructions", inst.pos)
+                root = inst
+        if not instructions:
+            c.error(f"computation '{name}' is empty", pos)
+        comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
+        self._collect_parameters(comp)
+        return comp
+
+    def _collect_parameters(self, comp: Computation) -> None:
+        c = self.c
+        for inst in comp.instructions:
+            if inst.opcode == "parameter":
+                number = _parameter_number(c, inst)
+                if number in comp.params:
+                    c.error(f"parameter {number} is defined twice in '{comp.name}'", inst.pos)
+                comp.params[number] = inst
+        if sorted(comp.params) != list(range(len(comp.params))):
+            c.error(
+                f"parameters of '{comp.name}' are not numbered 0..{len(comp.params) - 1}", comp.pos
+            )
+
+    def _skip_signature(self) -> None:
+        c = self.c
+        c.expect("(")
+        depth = 1
+        while depth:
+            if c.at_end():
+                c.error("unterminated computation signature")
+            ch = c.text[c.pos]
+            depth += ch == "("
+            depth -= ch == ")"
+            c.pos += 1
+        c.expect("->", "in a computation signature")
+        self.shapes.shape()
+
+    def instruction(self) -> Instruction:
+        c = self.c
+        c.skip()
+        pos = c.pos
+        name = c.name("an instruction name")
+        c.expect("=", f"after instruction name '{name}'")
+        return self._instruction_body(name, pos)
+
+    def _instruction_body(self, name: str, pos: int) -> Instruction:
+        c = self.c
+        c.skip()
+        shape_start = c.pos
+        t, custom = self.shapes.shape()
+        shape_text = c.text[shape_start : c.pos] if custom else None
+        opcode = c.name("an opcode")
+        inst = Instruction(name, t, opcode, [], {}, pos, shape_text)
+        if opcode in ("constant", "parameter"):
+            inst.payload = self._balanced_payload()
+        else:
+            self._operands(inst)
+        while c.accept(","):
+            key = c.name("an attribute name")
+            c.expect("=", f"after attribute '{key}'")
+            if key in inst.attrs:
+                c.error(f"attribute '{key}' is given twice")
+            inst.attrs[key] = c.raw_value()
+        return inst
+
+    def _balanced_payload(self) -> str:
+        c = self.c
+        c.expect("(")
+        start = c.pos
+        depth = 1
+        text = c.text
+        pos = start
+        while depth:
+            if pos >= len(text):
+                c.error("unterminated '(' in instruction", start)
+            ch = text[pos]
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            pos += 1
+        c.pos = pos
+        return text[start : pos - 1].strip()
+
+    def _operands(self, inst: Instruction) -> None:
+        c = self.c
+        c.expect("(", f"after opcode '{inst.opcode}'")
+        if c.accept(")"):
+            return
+        while True:
+            inst.operands.append(self._operand())
+            if c.accept(")"):
+                return
+            c.expect(",", "between operands")
+
+    def _operand(self) -> str | Instruction:
+        c = self.c
+        c.skip()
+        pos = c.pos
+        if c.text.startswith("%", pos):
+            return c.name("an operand")
+        if c.peek() == "(" or _ARRAY_SHAPE.match(c.text, c.pos):
+            save = c.pos
+            try:
+                self.shapes.shape()
+            except Exception:
+                c.pos = save
+        c.skip()
+        op_pos = c.pos
+        word = c.name("an operand")
+        if c.peek() == "(":
+            # Nested inline instruction: `maximum(f32[] parameter(0), ...)`.
+            c.pos = op_pos
+            self.counter += 1
+            return self._inline_instruction(f"{word}.inline{self.counter}", pos)
+        return word
+
+    def _inline_instruction(self, name: str, pos: int) -> Instruction:
+        c = self.c
+        c.pos = pos
+        return self._instruction_body(name, pos)
+
+
+def _parameter_number(c: Cursor, inst: Instruction) -> int:
+    payload = inst.payload or ""
+    if not payload.isdigit():
+        c.error(f"parameter number must be a non-negative integer, got '{payload}'", inst.pos)
+    return int(payload)
