@@ -1,1 +1,1 @@
-"""XLA HLO text import (lexer, parser, importer) and export."""
+"""Translation between XLA HLO text and the hlo dialect (see notes/HLO_MAPPING.md)."""

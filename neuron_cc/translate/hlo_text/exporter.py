@@ -1,0 +1,811 @@
+"""Export an hlo-dialect module as XLA HLO text (the contract: notes/HLO_MAPPING.md).
+
+`export_hlo(module)` prints XLA's current text style:
+
+```
+HloModule jit_f, entry_computation_layout={(f32[4]{0})->f32[4]{0}}, replica_count=1, num_partitions=1
+
+%region_0 (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %add = f32[] add(%x, %y)
+}
+
+ENTRY %main (p: f32[4]) -> f32[4] {
+  %p = f32[4]{0} parameter(0)
+  ROOT %all-reduce = f32[4]{0} all-reduce(%p), replica_groups={}, to_apply=%region_0
+}
+```
+
+- Every `func.func` becomes a computation; the entry one (attribute `hlo.entry`, else `@main`)
+  is printed last with `ENTRY`. Callees of `hlo.call` are printed before their callers.
+- Every region (reducer, while condition/body, conditional branch, comparator) becomes a
+  computation `%region_<k>` printed before its user; regions that print identically (up to
+  value names) share one computation.
+- Instruction names are unique across the module: a value's SSA name hint when it has one
+  (made unique with `.1`, `.2`, ... suffixes, like XLA's NameUniquer), else the opcode
+  (`%add`, `%add.1`). Block arguments without a hint are `%param...`. Characters XLA does not
+  allow become `_`, and names that spell an XLA type (`pred`, `s1`, `f32`) get a `_` suffix.
+- Layouts are XLA's default unless an `xla.shape` attribute (or a bitcast `layout`) says
+  otherwise; every other `xla.<key>` attribute is printed back as `key=value`.
+
+Anything XLA cannot express (ops of other dialects, captured values other than constants,
+multi-block regions, ...) raises `ExportError`.
+
+Implementation: each computation is first printed as a template in which values are written
+`\\0<local index>\\0`; the template is the deduplication key of regions, and the final text
+substitutes module-unique names once. Everything is linear in the module size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i1,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from neuron_cc.dialects.hlo import (
+    collectives,
+    computation,
+    control_flow,
+    data_movement,
+    elementwise,
+    elementwise_misc,
+    p2p,
+)
+from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
+from neuron_cc.dialects.hlo.dimension_numbers import Window
+from neuron_cc.translate.hlo_text.shapes import (
+    API_VERSIONS,
+    ShapeError,
+    escape_string,
+    literal_text,
+    shape_matches,
+    shape_text,
+)
+
+__all__ = ["OPCODES", "ExportError", "export_hlo"]
+
+
+class ExportError(Exception):
+    """The module holds something that XLA HLO text cannot express."""
+
+
+_ALL_OPS: list[type[Operation]] = [
+    *collectives.OPS,
+    *p2p.OPS,
+    *control_flow.OPS,
+    *elementwise.OPS,
+    *data_movement.OPS,
+    *computation.OPS,
+]
+_SPECIAL_OPCODES = {"hlo.clz": "count-leading-zeros", "hlo.optimization_barrier": "opt-barrier"}
+OPCODES: dict[str, str] = {
+    cls.name: _SPECIAL_OPCODES.get(cls.name, cls.name.removeprefix("hlo.").replace("_", "-"))
+    for cls in _ALL_OPS
+    if cls is not control_flow.ReturnOp
+}
+"""hlo op name -> XLA opcode (`hlo.call` prints as `fusion` when it has `xla.fusion_kind`)."""
+
+# --- names -----------------------------------------------------------------------------------
+
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_BAD_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
+# XLA rejects names that spell a primitive type (`%pred`, `%s1`, `%f8e4m3fn`): add a `_`.
+_TYPE_NAME_RE = re.compile(
+    r"pred|token|opaque|[su](1|2|4|8|16|32|64)|b?f(16|32|64)|c(64|128)|f[48]e\d+m\d+[a-z0-9]*"
+)
+
+
+def _sanitize(name: str) -> str:
+    """A valid XLA name close to `name`."""
+    if _NAME_RE.fullmatch(name) is None:
+        name = _BAD_NAME_CHARS.sub("_", name)
+        if not name or not (name[0].isalpha() or name[0] == "_"):
+            name = "_" + name
+    if _TYPE_NAME_RE.fullmatch(name) is not None:
+        name += "_"
+    return name
+
+
+class _Names:
+    """Hands out unique names: `base`, then `base.1`, `base.2`, ... (XLA's NameUniquer)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+        self.counters: dict[str, int] = {}
+
+    def unique(self, base: str) -> str:
+        if base not in self.used:
+            self.used.add(base)
+            return base
+        k = self.counters.get(base, 0)
+        while True:
+            k += 1
+            candidate = f"{base}.{k}"
+            if candidate not in self.used:
+                break
+        self.counters[base] = k
+        self.used.add(candidate)
+        return candidate
+
+
+def _substitute(template: str, names: Sequence[str]) -> str:
+    parts = template.split("\0")
+    parts[1::2] = [names[int(p)] for p in parts[1::2]]
+    return "".join(parts)
+
+
+# --- attribute text --------------------------------------------------------------------------
+
+
+def _dims(values: Iterable[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _groups(attr: ReplicaGroupsAttr) -> str:
+    data = attr.data
+    if isinstance(data, IotaDeviceList):
+        text = f"[{data.num_groups},{data.group_size}]<=[{','.join(map(str, data.reshape_dims))}]"
+        if len(data.reshape_dims) > 1:  # XLA's parser wants T(...) after several reshape dims
+            text += "T(" + ",".join(map(str, data.perm)) + ")"
+        return text
+    return "{" + ",".join(_dims(g) for g in data) + "}"
+
+
+def _window(w: Window) -> str:
+    ones = (1,) * len(w.size)
+    fields = ["size=" + "x".join(map(str, w.size))]
+    if w.stride != ones:
+        fields.append("stride=" + "x".join(map(str, w.stride)))
+    if any(p != (0, 0) for p in w.padding):
+        fields.append("pad=" + "x".join(f"{lo}_{hi}" for lo, hi in w.padding))
+    if w.base_dilation != ones:
+        fields.append("lhs_dilate=" + "x".join(map(str, w.base_dilation)))
+    if w.window_dilation != ones:
+        fields.append("rhs_dilate=" + "x".join(map(str, w.window_dilation)))
+    return "{" + " ".join(fields) + "}" if w.size else "{}"
+
+
+def _padding(low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> str:
+    if any(interior):
+        return "x".join(f"{lo}_{hi}_{i}" for lo, hi, i in zip(low, high, interior, strict=True))
+    return "x".join(f"{lo}_{hi}" for lo, hi in zip(low, high, strict=True))
+
+
+def _slice(starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]) -> str:
+    parts = [
+        f"[{a}:{b}]" if s == 1 else f"[{a}:{b}:{s}]"
+        for a, b, s in zip(starts, limits, strides, strict=True)
+    ]
+    return "{" + ", ".join(parts) + "}"
+
+
+def _int(attr: IntegerAttr[Any]) -> int:
+    return attr.value.data
+
+
+_SKIP_OP_ATTRS = frozenset({"xla.shape", "xla.fusion_kind"})
+_SKIP_ARG_ATTRS = frozenset({"xla.shape"})
+
+
+def _raw_value(key: str, value: Attribute, owner: str) -> str:
+    if isinstance(value, StringAttr):
+        if "\0" in value.data:
+            raise ExportError(f"attribute {key} of {owner} contains a NUL character")
+        return value.data
+    if isinstance(value, IntegerAttr):
+        return str(value.value.data)
+    if isinstance(value, UnitAttr):
+        return "true"
+    raise ExportError(f"attribute {key} of {owner} must be a string, got {value}")
+
+
+def _xla_attrs(attributes: Mapping[str, Attribute], skip: frozenset[str], owner: str) -> str:
+    """`, key=value` for every `xla.key` attribute not in `skip`."""
+    parts = [
+        f", {key[4:]}={_raw_value(key, value, owner)}"
+        for key, value in attributes.items()
+        if key.startswith("xla.") and key not in skip
+    ]
+    return "".join(parts)
+
+
+# --- computations ----------------------------------------------------------------------------
+
+
+class _Builder:
+    """Prints one computation as a template (values are `\\0<index>\\0`)."""
+
+    def __init__(self, exporter: _Exporter, what: str, is_region: bool) -> None:
+        self.x = exporter
+        self.what = what
+        self.is_region = is_region
+        self.lines: list[str] = []
+        self.index: dict[SSAValue, int] = {}
+        self.bases: list[str] = []
+        self.shapes: list[tuple[str, str]] = []
+        self.line_of: dict[int, int] = {}
+        self.params: list[int] = []
+        self.op_name = what
+        self.root = -1
+
+    def define(self, value: SSAValue | None, base: str, shapes: tuple[str, str], rhs: str) -> int:
+        """Add the instruction `%value = <shape> <rhs>` and return its local index."""
+        i = len(self.bases)
+        if value is not None:
+            self.index[value] = i
+            hint = value.name_hint
+            if hint is not None:
+                base = _sanitize(hint)
+        self.bases.append(base)
+        self.shapes.append(shapes)
+        self.line_of[i] = len(self.lines)
+        self.lines.append(f"  %\0{i}\0 = {shapes[0]} {rhs}")
+        return i
+
+    def local(self, value: SSAValue) -> int:
+        i = self.index.get(value)
+        if i is not None:
+            return i
+        owner = value.owner
+        if self.is_region and isinstance(owner, elementwise_misc.ConstantOp):
+            return self.emit(owner)  # XLA computations cannot capture: clone the constant
+        raise ExportError(
+            f"{self.op_name} in {self.what} uses a value defined outside it; "
+            "XLA computations cannot capture values"
+        )
+
+    def ref(self, value: SSAValue) -> str:
+        return f"%\0{self.local(value)}\0"
+
+    def refs(self, values: Iterable[SSAValue]) -> str:
+        return ", ".join([self.ref(v) for v in values])
+
+    def add_params(self, block: Block, arg_attrs: ArrayAttr[DictionaryAttr] | None) -> None:
+        attrs = arg_attrs.data if arg_attrs is not None else ()
+        for n, arg in enumerate(block.args):
+            extra: Mapping[str, Attribute] = attrs[n].data if n < len(attrs) else {}
+            stored = extra.get("xla.shape")
+            shapes = self.x.shapes(arg.type, stored, f"argument {n} of {self.what}")
+            extras = _xla_attrs(extra, _SKIP_ARG_ATTRS, f"argument {n} of {self.what}")
+            self.params.append(self.define(arg, "param", shapes, f"parameter({n}){extras}"))
+
+    def emit(self, op: Operation) -> int:
+        handler = _HANDLERS.get(op.name)
+        if handler is None:
+            why = "not an hlo op" if not op.name.startswith("hlo.") else "misplaced terminator"
+            raise ExportError(f"cannot export {op.name} in {self.what}: {why}")
+        if len(op.results) != 1:
+            raise ExportError(f"cannot export {op.name} in {self.what}: expected one result")
+        outer, self.op_name = self.op_name, op.name
+        rhs = handler(self, op)
+        shapes = self.x.result_shapes(op, self.what)
+        owner = f"{op.name} in {self.what}"
+        skip = _SKIP_OP_ATTRS
+        if isinstance(op, control_flow.CustomCallOp) and op.backend_config is not None:
+            skip = skip | {"xla.backend_config"}
+        rhs += _xla_attrs(op.attributes, skip, owner) if op.attributes else ""
+        self.op_name = outer
+        return self.define(op.results[0], rhs[: rhs.index("(")], shapes, rhs)
+
+    def emit_block(self, block: Block, terminator: type[Operation]) -> Sequence[SSAValue]:
+        """Emit every op of `block` and return the values its terminator returns."""
+        last = block.last_op
+        if not isinstance(last, terminator):
+            raise ExportError(f"{self.what} must end in {terminator.name}")
+        for op in block.ops:
+            if op is last:
+                break
+            self.emit(op)
+        return last.operands
+
+    def finish(self, results: Sequence[SSAValue]) -> str:
+        """Mark the ROOT (a tuple of `results` unless there is exactly one) and return the
+        template `(params) -> shape {\\n lines \\n}`."""
+        if len(results) == 1:
+            root = self.local(results[0])
+        else:
+            indices = [self.local(v) for v in results]
+            shapes = (
+                "(" + ", ".join(self.shapes[i][0] for i in indices) + ")",
+                "(" + ", ".join(self.shapes[i][1] for i in indices) + ")",
+            )
+            operands = ", ".join(f"%\0{i}\0" for i in indices)
+            root = self.define(None, "tuple", shapes, f"tuple({operands})")
+        k = self.line_of[root]
+        self.lines[k] = "  ROOT " + self.lines[k][2:]
+        signature = ", ".join(f"\0{i}\0: {self.shapes[i][1]}" for i in self.params)
+        self.root = root
+        body = "\n".join(self.lines)
+        return f"({signature}) -> {self.shapes[root][1]} {{\n{body}\n}}"
+
+
+class _Exporter:
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self.instruction_names = _Names()
+        self.computation_names = _Names()
+        self.shape_cache: dict[int, tuple[Attribute, tuple[str, str]]] = {}
+        self.stored_cache: dict[tuple[str, int], bool] = {}
+        self.computations: list[str] = []
+        self.regions: dict[str, str] = {}
+        self.funcs: dict[str, FuncOp] = {}
+        self.func_names: dict[str, str] = {}
+        self.emitted: set[str] = set()
+        self.in_progress: set[str] = set()
+        self.entry_layout = "()->()"
+        self.entry_symbol = ""
+
+    # shapes
+
+    def shapes(self, t: Attribute, stored: Attribute | None, owner: str) -> tuple[str, str]:
+        """(shape with layout, shape without layout) of a value of type `t`."""
+        # Keyed by identity (hashing attributes is slow); the entry keeps `t` alive.
+        entry = self.shape_cache.get(id(t))
+        if entry is None:
+            try:
+                texts = (shape_text(t), shape_text(t, layout=False))
+            except ShapeError as e:
+                raise ExportError(f"cannot export {owner}: {e}") from e
+            entry = self.shape_cache[id(t)] = (t, texts)
+        if isinstance(stored, StringAttr):
+            key = (stored.data, id(t))
+            matches = self.stored_cache.get(key)
+            if matches is None:
+                matches = self.stored_cache[key] = shape_matches(stored.data, t)
+            if matches:
+                return (stored.data, entry[1][1])
+        return entry[1]
+
+    def result_shapes(self, op: Operation, what: str) -> tuple[str, str]:
+        t = op.results[0].type
+        shapes = self.shapes(t, op.attributes.get("xla.shape"), f"{op.name} in {what}")
+        if (
+            isinstance(op, data_movement.BitcastOp)
+            and op.layout is not None
+            and shapes[0] == self.shape_cache[id(t)][1][0]
+            and op.layout.data
+        ):
+            return (shapes[1] + _dims(op.layout.data), shapes[1])
+        return shapes
+
+    # computations
+
+    def finalize(self, builder: _Builder, template: str, name: str, entry: bool) -> None:
+        names = [self.instruction_names.unique(base) for base in builder.bases]
+        prefix = "ENTRY %" if entry else "%"
+        self.computations.append(f"{prefix}{name} {_substitute(template, names)}")
+
+    def region(self, region: Region, op: Operation, what: str) -> str:
+        """The name of the computation printed for `region` of `op`."""
+        if len(region.blocks) != 1:
+            raise ExportError(f"{op.name} in {what} needs a single-block region")
+        builder = _Builder(self, f"a region of {op.name}", is_region=True)
+        block = region.blocks[0]
+        builder.add_params(block, None)
+        results = builder.emit_block(block, control_flow.ReturnOp)
+        template = builder.finish(results)
+        name = self.regions.get(template)
+        if name is None:
+            name = self.computation_names.unique(f"region_{len(self.regions)}")
+            self.regions[template] = name
+            self.finalize(builder, template, name, entry=False)
+        return name
+
+    def callee(self, symbol: str, caller: str) -> str:
+        """The computation name of func `@symbol`, printing the func first if needed."""
+        name = self.func_names.get(symbol)
+        if name is None:
+            raise ExportError(f"{caller} calls @{symbol}, which is not a func.func of the module")
+        if symbol in self.in_progress:
+            raise ExportError(f"{caller} calls @{symbol} recursively; XLA has no recursion")
+        if symbol not in self.emitted:
+            self.function(self.funcs[symbol], entry=symbol == self.entry_symbol)
+        return name
+
+    def function(self, func: FuncOp, entry: bool) -> None:
+        symbol = func.sym_name.data
+        what = f"@{symbol}"
+        if len(func.body.blocks) != 1:
+            raise ExportError(f"{what} must have exactly one block (no declarations)")
+        self.in_progress.add(symbol)
+        builder = _Builder(self, what, is_region=False)
+        block = func.body.blocks[0]
+        builder.add_params(block, func.arg_attrs)
+        results = builder.emit_block(block, FuncReturnOp)
+        template = builder.finish(results)
+        self.finalize(builder, template, self.func_names[symbol], entry)
+        self.in_progress.discard(symbol)
+        self.emitted.add(symbol)
+        if entry:
+            params = ", ".join(builder.shapes[i][0] for i in builder.params)
+            self.entry_layout = f"({params})->{builder.shapes[builder.root][0]}"
+
+    # module
+
+    def collect_funcs(self) -> FuncOp:
+        """Register every func.func and return the entry one."""
+        for op in self.module.ops:
+            if not isinstance(op, FuncOp):
+                raise ExportError(f"cannot export {op.name}: only func.func may sit in the module")
+            symbol = op.sym_name.data
+            self.funcs[symbol] = op
+            self.func_names[symbol] = self.computation_names.unique(_sanitize(symbol))
+        entries = [f for f in self.funcs.values() if "hlo.entry" in f.attributes]
+        if len(entries) > 1:
+            raise ExportError("more than one func.func carries hlo.entry")
+        if entries:
+            return entries[0]
+        if "main" in self.funcs:
+            return self.funcs["main"]
+        if len(self.funcs) == 1:
+            return next(iter(self.funcs.values()))
+        raise ExportError(
+            "no entry computation: mark one func.func with hlo.entry or name it @main"
+        )
+
+    def header(self) -> str:
+        attrs = self.module.attributes
+        name = self.module.sym_name.data if self.module.sym_name is not None else "module"
+        parts = [
+            f"HloModule {_sanitize(name)}",
+            f"entry_computation_layout={{{self.entry_layout}}}",
+            f"replica_count={self.count('hlo.num_replicas')}",
+            f"num_partitions={self.count('hlo.num_partitions')}",
+        ]
+        config = attrs.get("xla.module_config")
+        if isinstance(config, DictionaryAttr):
+            skip = ("entry_computation_layout", "replica_count", "num_partitions")
+            parts += [
+                f"{k}={_raw_value(k, v, 'xla.module_config')}"
+                for k, v in config.data.items()
+                if k not in skip
+            ]
+        return ", ".join(parts)
+
+    def count(self, key: str) -> int:
+        value = self.module.attributes.get(key)
+        if value is None:
+            return 1
+        if not isinstance(value, IntegerAttr):
+            raise ExportError(f"module attribute {key} must be an integer, got {value}")
+        return _int(value)
+
+    def export(self) -> str:
+        entry = self.collect_funcs()
+        self.entry_symbol = entry.sym_name.data
+        for symbol, func in self.funcs.items():
+            if func is not entry and symbol not in self.emitted:
+                self.function(func, entry=False)
+        if self.entry_symbol not in self.emitted:
+            self.function(entry, entry=True)
+        chunks = [self.header()]
+        frames = self.module.attributes.get("xla.stack_frames")
+        if isinstance(frames, StringAttr) and frames.data.strip():
+            chunks.append(frames.data.strip("\n"))
+        chunks += self.computations
+        return "\n\n".join(chunks) + "\n"
+
+
+def export_hlo(module: ModuleOp) -> str:
+    """XLA HLO text of `module` (raises ExportError for what XLA cannot express)."""
+    return _Exporter(module).export()
+
+
+# --- instruction handlers: op -> `opcode(operands), attr=value, ...` --------------------------
+
+_Handler = Callable[[_Builder, Any], str]
+
+
+def _simple(b: _Builder, op: Operation) -> str:
+    return f"{OPCODES[op.name]}({b.refs(op.operands)})"
+
+
+def _collective_head(b: _Builder, op: collectives.CollectiveOp) -> list[str]:
+    parts = [f"{OPCODES[op.name]}({b.refs(op.operands)})"]
+    if op.channel_id is not None:
+        parts.append(f"channel_id={_int(op.channel_id)}")
+    parts.append(f"replica_groups={_groups(op.replica_groups)}")
+    if op.constrain_layout is not None:
+        parts.append("constrain_layout=true")
+    return parts
+
+
+def _to_apply(b: _Builder, region: Region, op: Operation) -> str:
+    return f"to_apply=%{b.x.region(region, op, b.what)}"
+
+
+def _all_reduce(b: _Builder, op: collectives.AllReduceOp) -> str:
+    parts = _collective_head(b, op)
+    if op.use_global_device_ids is not None:
+        parts.append("use_global_device_ids=true")
+    parts.append(_to_apply(b, op.to_apply, op))
+    return ", ".join(parts)
+
+
+def _all_gather(b: _Builder, op: collectives.AllGatherOp) -> str:
+    parts = _collective_head(b, op)
+    parts.append(f"dimensions={{{_int(op.all_gather_dimension)}}}")
+    if op.use_global_device_ids is not None:
+        parts.append("use_global_device_ids=true")
+    return ", ".join(parts)
+
+
+def _reduce_scatter(b: _Builder, op: collectives.ReduceScatterOp) -> str:
+    parts = _collective_head(b, op)
+    if op.use_global_device_ids is not None:
+        parts.append("use_global_device_ids=true")
+    parts.append(f"dimensions={{{_int(op.scatter_dimension)}}}")
+    parts.append(_to_apply(b, op.to_apply, op))
+    return ", ".join(parts)
+
+
+def _all_to_all(b: _Builder, op: collectives.AllToAllOp) -> str:
+    parts = _collective_head(b, op)
+    if op.split_dimension is not None:
+        parts.append(f"dimensions={{{_int(op.split_dimension)}}}")
+    return ", ".join(parts)
+
+
+def _collective_broadcast(b: _Builder, op: collectives.CollectiveBroadcastOp) -> str:
+    if op.constrain_layout is not None:
+        raise ExportError(
+            f"{op.name} in {b.what}: XLA's collective-broadcast has no constrain_layout"
+        )
+    return ", ".join(_collective_head(b, op))
+
+
+def _collective_permute(b: _Builder, op: p2p.CollectivePermuteOp) -> str:
+    parts = [f"collective-permute({b.ref(op.operand)})"]
+    if op.channel_id is not None:
+        parts.append(f"channel_id={_int(op.channel_id)}")
+    pairs = ",".join(f"{{{s},{t}}}" for s, t in op.source_target_pairs.data)
+    parts.append(f"source_target_pairs={{{pairs}}}")
+    return ", ".join(parts)
+
+
+def _channel(b: _Builder, op: p2p.SendOp | p2p.SendDoneOp | p2p.RecvOp | p2p.RecvDoneOp) -> str:
+    text = f"{OPCODES[op.name]}({b.refs(op.operands)}), channel_id={_int(op.channel_id)}"
+    if op.is_host_transfer is not None:
+        text += ", is_host_transfer=true"
+    return text
+
+
+def _get_tuple_element(b: _Builder, op: control_flow.GetTupleElementOp) -> str:
+    return f"get-tuple-element({b.ref(op.tuple_)}), index={_int(op.index)}"
+
+
+def _while(b: _Builder, op: control_flow.WhileOp) -> str:
+    condition = b.x.region(op.condition, op, b.what)
+    body = b.x.region(op.body, op, b.what)
+    return f"while({b.ref(op.init)}), condition=%{condition}, body=%{body}"
+
+
+def _conditional(b: _Builder, op: control_flow.ConditionalOp) -> str:
+    names = [b.x.region(r, op, b.what) for r in op.branches]
+    head = f"conditional({b.refs(op.operands)})"
+    index_type = op.index.type
+    if isinstance(index_type, TensorType) and index_type.element_type == i1:
+        return f"{head}, true_computation=%{names[0]}, false_computation=%{names[1]}"
+    return f"{head}, branch_computations={{{', '.join('%' + n for n in names)}}}"
+
+
+def _call(b: _Builder, op: control_flow.CallOp) -> str:
+    callee = b.x.callee(op.callee.root_reference.data, f"{op.name} in {b.what}")
+    args = b.refs(op.args)
+    kind = op.attributes.get("xla.fusion_kind")
+    if kind is None:
+        return f"call({args}), to_apply=%{callee}"
+    if not isinstance(kind, StringAttr):
+        raise ExportError(f"xla.fusion_kind of {op.name} in {b.what} must be a string")
+    return f"fusion({args}), kind={kind.data}, calls=%{callee}"
+
+
+def _custom_call(b: _Builder, op: control_flow.CustomCallOp) -> str:
+    parts = [
+        f"custom-call({b.refs(op.inputs)})",
+        f'custom_call_target="{escape_string(op.call_target_name.data)}"',
+    ]
+    if op.has_side_effect is not None:
+        parts.append("custom_call_has_side_effect=true")
+    if op.backend_config is not None:
+        parts.append(f'backend_config="{escape_string(op.backend_config.data)}"')
+    if op.api_version is not None:
+        version = API_VERSIONS.get(_int(op.api_version))
+        if version is None:
+            raise ExportError(
+                f"custom_call api_version {_int(op.api_version)} in {b.what} is not one of "
+                f"{sorted(API_VERSIONS)}"
+            )
+        parts.append(f"api_version={version}")
+    return ", ".join(parts)
+
+
+def _constant(b: _Builder, op: elementwise_misc.ConstantOp) -> str:
+    try:
+        return f"constant({literal_text(op.value)})"
+    except ShapeError as e:
+        raise ExportError(f"cannot export hlo.constant in {b.what}: {e}") from e
+
+
+def _iota(b: _Builder, op: elementwise_misc.IotaOp) -> str:
+    return f"iota(), iota_dimension={_int(op.iota_dimension)}"
+
+
+def _compare(b: _Builder, op: elementwise_misc.CompareOp) -> str:
+    text = f"compare({b.ref(op.lhs)}, {b.ref(op.rhs)}), direction={op.direction.data.value}"
+    if op.compare_type is not None:
+        text += f", type={op.compare_type.data.value}"
+    return text
+
+
+def _reduce_precision(b: _Builder, op: elementwise.ReducePrecisionOp) -> str:
+    return (
+        f"reduce-precision({b.ref(op.operand)}), exponent_bits={_int(op.exponent_bits)}, "
+        f"mantissa_bits={_int(op.mantissa_bits)}"
+    )
+
+
+def _broadcast(b: _Builder, op: data_movement.BroadcastOp) -> str:
+    return f"broadcast({b.ref(op.operand)}), dimensions={_dims(op.dimensions.data)}"
+
+
+def _transpose(b: _Builder, op: data_movement.TransposeOp) -> str:
+    return f"transpose({b.ref(op.operand)}), dimensions={_dims(op.permutation.data)}"
+
+
+def _slice_op(b: _Builder, op: data_movement.SliceOp) -> str:
+    spec = _slice(op.start_indices.data, op.limit_indices.data, op.strides.data)
+    return f"slice({b.ref(op.operand)}), slice={spec}"
+
+
+def _dynamic_slice(b: _Builder, op: data_movement.DynamicSliceOp) -> str:
+    sizes = _dims(op.slice_sizes.data)
+    return f"dynamic-slice({b.refs(op.operands)}), dynamic_slice_sizes={sizes}"
+
+
+def _concatenate(b: _Builder, op: data_movement.ConcatenateOp) -> str:
+    return f"concatenate({b.refs(op.operands)}), dimensions={{{_int(op.dimension)}}}"
+
+
+def _pad(b: _Builder, op: data_movement.PadOp) -> str:
+    spec = _padding(op.edge_padding_low.data, op.edge_padding_high.data, op.interior_padding.data)
+    return f"pad({b.ref(op.operand)}, {b.ref(op.padding_value)}), padding={spec}"
+
+
+def _dot(b: _Builder, op: computation.DotOp) -> str:
+    dn = op.dot_dimension_numbers.data
+    parts = [f"dot({b.ref(op.lhs)}, {b.ref(op.rhs)})"]
+    if dn.lhs_batch:
+        parts.append(f"lhs_batch_dims={_dims(dn.lhs_batch)}")
+    parts.append(f"lhs_contracting_dims={_dims(dn.lhs_contracting)}")
+    if dn.rhs_batch:
+        parts.append(f"rhs_batch_dims={_dims(dn.rhs_batch)}")
+    parts.append(f"rhs_contracting_dims={_dims(dn.rhs_contracting)}")
+    return ", ".join(parts)
+
+
+def _reduce(b: _Builder, op: computation.ReduceOp) -> str:
+    dims = _dims(op.dimensions.data)
+    return f"reduce({b.refs(op.operands)}), dimensions={dims}, {_to_apply(b, op.body, op)}"
+
+
+def _reduce_window(b: _Builder, op: computation.ReduceWindowOp) -> str:
+    window = _window(op.window.data)
+    return f"reduce-window({b.refs(op.operands)}), window={window}, {_to_apply(b, op.body, op)}"
+
+
+def _gather(b: _Builder, op: computation.GatherOp) -> str:
+    dn = op.dimension_numbers.data
+    parts = [
+        f"gather({b.ref(op.operand)}, {b.ref(op.start_indices)})",
+        f"offset_dims={_dims(dn.offset_dims)}",
+        f"collapsed_slice_dims={_dims(dn.collapsed_slice_dims)}",
+    ]
+    if dn.operand_batching_dims or dn.start_indices_batching_dims:
+        parts.append(f"operand_batching_dims={_dims(dn.operand_batching_dims)}")
+        parts.append(f"start_indices_batching_dims={_dims(dn.start_indices_batching_dims)}")
+    parts.append(f"start_index_map={_dims(dn.start_index_map)}")
+    parts.append(f"index_vector_dim={dn.index_vector_dim}")
+    parts.append(f"slice_sizes={_dims(op.slice_sizes.data)}")
+    if op.indices_are_sorted is not None:
+        parts.append("indices_are_sorted=true")
+    return ", ".join(parts)
+
+
+def _scatter(b: _Builder, op: computation.ScatterOp) -> str:
+    dn = op.dimension_numbers.data
+    parts = [
+        f"scatter({b.refs(op.operands)})",
+        f"update_window_dims={_dims(dn.update_window_dims)}",
+        f"inserted_window_dims={_dims(dn.inserted_window_dims)}",
+    ]
+    if dn.input_batching_dims or dn.scatter_indices_batching_dims:
+        parts.append(f"input_batching_dims={_dims(dn.input_batching_dims)}")
+        parts.append(f"scatter_indices_batching_dims={_dims(dn.scatter_indices_batching_dims)}")
+    parts.append(f"scatter_dims_to_operand_dims={_dims(dn.scatter_dims_to_operand_dims)}")
+    parts.append(f"index_vector_dim={dn.index_vector_dim}")
+    if op.indices_are_sorted is not None:
+        parts.append("indices_are_sorted=true")
+    if op.unique_indices is not None:
+        parts.append("unique_indices=true")
+    parts.append(_to_apply(b, op.update_computation, op))
+    return ", ".join(parts)
+
+
+def _sort(b: _Builder, op: computation.SortOp) -> str:
+    parts = [f"sort({b.refs(op.operands)})", f"dimensions={{{_int(op.dimension)}}}"]
+    if op.is_stable is not None:
+        parts.append("is_stable=true")
+    parts.append(_to_apply(b, op.comparator, op))
+    return ", ".join(parts)
+
+
+_SIMPLE_OPS: list[type[Operation]] = [
+    *(op for op in elementwise.UNARY_OPS if op is not elementwise.ReducePrecisionOp),
+    *elementwise.BINARY_OPS,
+    elementwise_misc.SelectOp,
+    elementwise_misc.ClampOp,
+    elementwise_misc.ConvertOp,
+    elementwise_misc.BitcastConvertOp,
+    data_movement.ReshapeOp,
+    data_movement.BitcastOp,
+    data_movement.CopyOp,
+    data_movement.DynamicUpdateSliceOp,
+    control_flow.TupleOp,
+    control_flow.OptimizationBarrierOp,
+    control_flow.AfterAllOp,
+    p2p.PartitionIdOp,
+    p2p.ReplicaIdOp,
+]
+_SPECIAL_HANDLERS: dict[type[Operation], _Handler] = {
+    collectives.AllReduceOp: _all_reduce,
+    collectives.AllGatherOp: _all_gather,
+    collectives.ReduceScatterOp: _reduce_scatter,
+    collectives.AllToAllOp: _all_to_all,
+    collectives.CollectiveBroadcastOp: _collective_broadcast,
+    p2p.CollectivePermuteOp: _collective_permute,
+    p2p.SendOp: _channel,
+    p2p.SendDoneOp: _channel,
+    p2p.RecvOp: _channel,
+    p2p.RecvDoneOp: _channel,
+    control_flow.GetTupleElementOp: _get_tuple_element,
+    control_flow.WhileOp: _while,
+    control_flow.ConditionalOp: _conditional,
+    control_flow.CallOp: _call,
+    control_flow.CustomCallOp: _custom_call,
+    elementwise_misc.ConstantOp: _constant,
+    elementwise_misc.IotaOp: _iota,
+    elementwise_misc.CompareOp: _compare,
+    elementwise.ReducePrecisionOp: _reduce_precision,
+    data_movement.BroadcastOp: _broadcast,
+    data_movement.TransposeOp: _transpose,
+    data_movement.SliceOp: _slice_op,
+    data_movement.DynamicSliceOp: _dynamic_slice,
+    data_movement.ConcatenateOp: _concatenate,
+    data_movement.PadOp: _pad,
+    computation.DotOp: _dot,
+    computation.ReduceOp: _reduce,
+    computation.ReduceWindowOp: _reduce_window,
+    computation.GatherOp: _gather,
+    computation.ScatterOp: _scatter,
+    computation.SortOp: _sort,
+}
+_HANDLERS: dict[str, _Handler] = {
+    **{cls.name: _simple for cls in _SIMPLE_OPS},
+    **{cls.name: handler for cls, handler in _SPECIAL_HANDLERS.items()},
+}

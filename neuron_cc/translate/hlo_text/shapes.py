@@ -1,0 +1,310 @@
+"""XLA HLO text spelling of hlo-dialect types and literals (shared by exporter and importer).
+
+- Element types: `ELEMENT_TYPES` maps XLA names (`f32`, `bf16`, `pred`, `s32`, `u8`, ...) to the
+  builtin types of the hlo dialect; `element_type_name` goes the other way.
+- Shapes: `shape_text(t)` prints `f32[4,8]{1,0}`, `(s32[], f32[4]{0})`, `token[]`, with XLA's
+  default descending layout (or none, `layout=False`, as in computation signatures);
+  `strip_layouts` and `shape_matches` compare a stored `xla.shape` text with a type.
+- Literals: `literal_text(dense)` prints a constant's body as XLA does (`1.5`, `{1, 2}`,
+  `{ {1, 2}, {3, 4} }`, `true`, `inf`, `-nan`, `nan(0x1)`); floats print the shortest text that
+  XLA's parser (decimal -> double -> element type) maps back to the same bits.
+- `escape_string` writes a C-escaped string body for `"..."` attributes.
+- `API_VERSIONS`: custom_call `api_version` numbers and their XLA names.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+    TupleType,
+    bf16,
+    f16,
+    f32,
+    f64,
+    i1,
+)
+from xdsl.ir import Attribute
+
+from neuron_cc.dialects.hlo.types import TokenType, element_type_name
+
+__all__ = [
+    "API_VERSIONS",
+    "ELEMENT_TYPES",
+    "ShapeError",
+    "default_layout",
+    "element_type_name",
+    "escape_string",
+    "format_float",
+    "literal_text",
+    "shape_matches",
+    "shape_text",
+    "strip_layouts",
+]
+
+
+class ShapeError(ValueError):
+    """A type or literal that XLA HLO text cannot spell."""
+
+
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "pred": i1,
+    **{f"s{w}": IntegerType(w) for w in (8, 16, 32, 64)},
+    **{f"u{w}": IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)},
+    "f16": f16,
+    "bf16": bf16,
+    "f32": f32,
+    "f64": f64,
+}
+"""XLA element type name -> hlo dialect element type."""
+
+_NAMES: dict[Attribute, str] = {t: name for name, t in ELEMENT_TYPES.items()}
+
+API_VERSIONS: dict[int, str] = {
+    1: "API_VERSION_ORIGINAL",
+    2: "API_VERSION_STATUS_RETURNING",
+    3: "API_VERSION_STATUS_RETURNING_UNIFIED",
+    4: "API_VERSION_TYPED_FFI",
+}
+"""custom_call `api_version` property value -> XLA's `api_version=` spelling."""
+
+
+def default_layout(rank: int) -> str:
+    """XLA's default (descending minor-to-major) layout: `{1,0}`; empty for scalars."""
+    if rank == 0:
+        return ""
+    return "{" + ",".join(str(d) for d in range(rank - 1, -1, -1)) + "}"
+
+
+def _element_name(t: Attribute) -> str:
+    name = _NAMES.get(t)
+    if name is None:
+        raise ShapeError(f"element type {t} has no XLA equivalent")
+    return name
+
+
+def shape_text(t: Attribute, layout: bool = True) -> str:
+    """XLA's text of a value type, with default layouts unless `layout=False`."""
+    if isinstance(t, TensorType):
+        shape = t.get_shape()
+        if any(d < 0 for d in shape):
+            raise ShapeError(f"dynamic shape {t} has no XLA equivalent")
+        dims = "[" + ",".join(map(str, shape)) + "]"
+        text = _element_name(t.element_type) + dims
+        return text + default_layout(len(shape)) if layout else text
+    if isinstance(t, TupleType):
+        return "(" + ", ".join(shape_text(e, layout) for e in t.types.data) + ")"
+    if isinstance(t, TokenType):
+        return "token[]"
+    raise ShapeError(f"type {t} has no XLA equivalent")
+
+
+def strip_layouts(text: str) -> str:
+    """`text` without `{...}` layout groups (nested braces included) and whitespace."""
+    if "{" not in text:
+        return "".join(text.split())
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and not ch.isspace():
+            out.append(ch)
+    return "".join(out)
+
+
+def shape_matches(stored: str, t: Attribute) -> bool:
+    """True when the stored shape text has the dims and element types of `t`."""
+    try:
+        expected = shape_text(t, layout=False)
+    except ShapeError:
+        return False
+    return strip_layouts(stored) == "".join(expected.split())
+
+
+# --- literals -------------------------------------------------------------------------------
+
+_F32 = struct.Struct("<f")
+
+
+def _to_f32(v: float) -> float:
+    """Round a double to the nearest float32 (as C's static_cast<float> does)."""
+    try:
+        return _F32.unpack(_F32.pack(v))[0]
+    except OverflowError:
+        return float("inf") if v > 0 else float("-inf")
+
+
+def _digits(text: str) -> int:
+    """Significant digits of a decimal/scientific number text."""
+    mantissa = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return max(len(mantissa), 1)
+
+
+def _shortest(v: float, start: int, stop: int, same: Callable[[str], bool]) -> str:
+    for p in range(start, stop):
+        s = f"{v:.{p}g}"
+        if same(s):
+            return s
+    return repr(v)
+
+
+def _format_double(v: float) -> str:
+    """Shortest `%g` text that parses back to exactly the double `v`."""
+    return _shortest(v, _digits(repr(v)), 18, lambda s: float(s) == v)
+
+
+def _format_f32(v: float) -> str:
+    """Shortest `%g` text that XLA (decimal -> double -> float) maps back to float32 `v`."""
+    start = _digits(str(np.float32(v)))
+    return _shortest(v, start, 10, lambda s: _to_f32(float(s)) == v)
+
+
+# (mantissa bits, sign bit, numpy dtype of the raw bits) per float type
+_FLOAT_BITS: dict[type[Attribute], tuple[int, int, str]] = {
+    Float16Type: (10, 15, "<u2"),
+    BFloat16Type: (7, 15, "<u2"),
+    Float32Type: (23, 31, "<u4"),
+    Float64Type: (52, 63, "<u8"),
+}
+
+
+def _nan_text(bits: int, mantissa_bits: int, sign_bit: int) -> str:
+    """`nan`, `-nan`, or `nan(0x...)` with the payload (XLA's RoundTripNanPayload)."""
+    payload = bits & ((1 << mantissa_bits) - 1)
+    sign = "-" if bits >> sign_bit else ""
+    if payload == 1 << (mantissa_bits - 1):
+        return f"{sign}nan"
+    return f"{sign}nan(0x{payload:x})"
+
+
+def format_float(v: float, element_type: Attribute, bits: int | None = None) -> str:
+    """One float literal of `element_type` (f16/bf16/f64 print their exact double value).
+
+    `bits`, the raw bit pattern, is needed only to print a NaN's sign and payload.
+    """
+    if v != v:
+        if bits is None:
+            return "nan"
+        mantissa_bits, sign_bit, _ = _FLOAT_BITS[type(element_type)]
+        return _nan_text(bits, mantissa_bits, sign_bit)
+    if v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    if isinstance(element_type, Float32Type):
+        return _format_f32(v)
+    return _format_double(v)
+
+
+def _int_dtype(t: IntegerType) -> str:
+    width = t.width.data
+    if width == 1:
+        return "<i1"
+    kind = "u" if t.signedness.data == Signedness.UNSIGNED else "i"
+    return f"<{kind}{width // 8}"
+
+
+def _decode(dense: DenseIntOrFPElementsAttr, data: bytes) -> list[str]:
+    """Element texts of `data`, a whole number of elements of the dense attribute's type."""
+    t = dense.get_element_type()
+    if isinstance(t, IntegerType):
+        if t.width.data not in (1, 8, 16, 32, 64):
+            raise ShapeError(f"element type {t} has no XLA equivalent")
+        values = np.frombuffer(data, dtype=_int_dtype(t)).tolist()
+        if t.width.data == 1:
+            return ["true" if v else "false" for v in values]
+        return [str(v) for v in values]
+    spec = _FLOAT_BITS.get(type(t))
+    if spec is None:
+        raise ShapeError(f"element type {t} has no XLA equivalent")
+    raw = np.frombuffer(data, dtype=spec[2])
+    if isinstance(t, BFloat16Type):
+        floats = (raw.astype(np.uint32) << 16).view(np.float32)
+    else:
+        floats = raw.view(spec[2].replace("u", "f"))
+    return _format_floats(floats.tolist(), raw.tolist(), t, spec[1])
+
+
+def _format_floats(values: list[float], bits: list[int], t: Attribute, sign_bit: int) -> list[str]:
+    cache: dict[float, str] = {}
+    out: list[str] = []
+    for v, b in zip(values, bits, strict=True):
+        if v != v:
+            out.append(format_float(v, t, b))
+            continue
+        if v == 0.0:
+            out.append("-0.0" if b >> sign_bit else "0")  # XLA reads "-0" as the integer 0
+            continue
+        text = cache.get(v)
+        if text is None:
+            text = cache[v] = format_float(v, t)
+        out.append(text)
+    return out
+
+
+def _nest(items: list[str], shape: Sequence[int]) -> str:
+    """Group row-major element texts into XLA's nested braces."""
+    if len(shape) == 1:
+        return "{" + ", ".join(items) + "}"
+    n = shape[-1]
+    rows = ["{" + ", ".join(items[i : i + n]) + "}" for i in range(0, len(items), n)]
+    for d in reversed(shape[:-1]):
+        rows = ["{ " + ", ".join(rows[i : i + d]) + " }" for i in range(0, len(rows), d)]
+    return rows[0]
+
+
+def _nest_splat(item: str, shape: Sequence[int]) -> str:
+    text = "{" + ", ".join([item] * shape[-1]) + "}"
+    for d in reversed(shape[:-1]):
+        text = "{ " + ", ".join([text] * d) + " }"
+    return text
+
+
+def _nest_empty(shape: Sequence[int]) -> str:
+    if shape[0] == 0 or len(shape) == 1:
+        return "{}"
+    inner = _nest_empty(shape[1:])
+    return "{ " + ", ".join([inner] * shape[0]) + " }"
+
+
+def literal_text(dense: DenseIntOrFPElementsAttr) -> str:
+    """XLA's literal text of a dense constant (splats are written out in full)."""
+    shape = dense.get_shape()
+    data = dense.data.data
+    count = 1
+    for d in shape:
+        count *= d
+    if count == 0:
+        return _nest_empty(shape)
+    size = len(data) // max(len(dense), 1)
+    if len(data) != size * count:
+        raise ShapeError(f"dense literal holds {len(dense)} elements, expected {count}")
+    first = data[:size]
+    if not shape:
+        return _decode(dense, first)[0]
+    if count > 1 and data == first * count:
+        return _nest_splat(_decode(dense, first)[0], shape)
+    return _nest(_decode(dense, data), shape)
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f]')
+
+
+def escape_string(s: str) -> str:
+    """C-escape `s` for an XLA `"..."` attribute (the body, without the quotes)."""
+    if _NEEDS_ESCAPE.search(s) is None:
+        return s
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m[0], f"\\{ord(m[0]):03o}"), s)
