@@ -133,7 +133,10 @@ class _Importer:
                 funcs.append(self.function(comp))
         module = ModuleOp(funcs)
         module.sym_name = StringAttr(record.name)
-        self.module_attributes(module)
+        try:
+            self.module_attributes(module)
+        except AttrError as e:
+            raise HloParseError(f"HloModule header: {e}", 0) from None
         return module
 
     def module_attributes(self, module: ModuleOp) -> None:

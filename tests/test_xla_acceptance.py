@@ -1,0 +1,284 @@
+"""XLA accepts and runs what the exporter prints.
+
+a. XLA's HLO parser accepts the export of every corpus module, with the same number of
+   collective instructions per opcode as our text.
+b. The export of every `spmd.hlo` (rewritten from P partitions to P replicas by
+   `tests.xla_runner.partitions_to_replicas`) runs on XLA:CPU with 8 host devices and reproduces
+   the oracle outputs of `inputs.npz`. All cases run in ONE subprocess (`tests/xla_runner.py`),
+   since XLA_FLAGS must be set before jax is imported.
+
+The jax-free tests of the replica rewrite always run; the others need jax (`make test` installs
+it) and are skipped without it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp
+from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.dialects.hlo.types import element_type_name, tensor_type
+from neuron_cc.translate.hlo_text.exporter import export_hlo
+from neuron_cc.translate.hlo_text.importer import import_hlo
+from tests.xla_runner import ReplicaRewriteError, partitions_to_replicas
+
+TESTS = Path(__file__).resolve().parent
+CORPUS = TESTS / "corpus" / "jax"
+RUNNER = TESTS / "xla_runner.py"
+FILES = sorted(CORPUS.glob("*/*.hlo"))
+SPMD_CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
+DEVICES = 8
+BROKEN = "psum_subgroups_2x4+broken_groups"  # a wrong program the oracle must reject
+
+# HLO opcode -> XLA's HloOpcode member name.
+COLLECTIVES = {
+    "all-reduce": "kAllReduce",
+    "all-gather": "kAllGather",
+    "reduce-scatter": "kReduceScatter",
+    "all-to-all": "kAllToAll",
+    "collective-permute": "kCollectivePermute",
+    "collective-broadcast": "kCollectiveBroadcast",
+    "send": "kSend",
+    "send-done": "kSendDone",
+    "recv": "kRecv",
+    "recv-done": "kRecvDone",
+    "partition-id": "kPartitionId",
+    "replica-id": "kReplicaId",
+}
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [f"{p.parent.name}/{p.name}" for p in paths]
+
+
+def _entry(module: ModuleOp) -> FuncOp:
+    (entry,) = [op for op in module.ops if isinstance(op, FuncOp) and "hlo.entry" in op.attributes]
+    return entry
+
+
+# --- the replica rewrite (no jax) ---------------------------------------------------------
+
+
+def _spmd(case: str) -> ModuleOp:
+    path = CORPUS / case / "spmd.hlo"
+    return import_hlo(path.read_text(), str(path))
+
+
+def test_replica_rewrite_of_partition_ids_and_groups() -> None:
+    module = partitions_to_replicas(_spmd("jit_auto_megatron_mlp"))
+    module.verify()
+    assert module.attributes["hlo.num_replicas"] == IntegerAttr(DEVICES, 64)
+    assert module.attributes["hlo.num_partitions"] == IntegerAttr(1, 64)
+    assert "hlo.use_spmd_partitioning" not in module.attributes
+    names = [op.name for op in module.walk()]
+    assert "hlo.partition_id" not in names
+    assert names.count("hlo.replica_id") == 1
+    collectives = [op for op in module.walk() if isinstance(op, CollectiveOp)]
+    assert len(collectives) == 3
+    for op in collectives:
+        assert op.channel_id is None
+        assert not op.uses_global_device_ids
+        assert not op.replica_groups.is_iota
+    # The iota groups [2,4]<=[8] are now explicit.
+    assert collectives[0].replica_groups.groups() == ((0, 1, 2, 3), (4, 5, 6, 7))
+    text = export_hlo(module)
+    assert "replica_count=8, num_partitions=1" in text
+    assert "sharding=" not in text
+    assert "channel_id" not in text
+    assert "allow_spmd" not in text
+    assert "replica-id()" in text
+    assert "partition-id(" not in text
+
+
+def test_replica_rewrite_keeps_permute_pairs_and_gives_lone_groups_without_channel() -> None:
+    module = _spmd("ppermute_ring_loop")
+    (permute,) = [op for op in module.walk() if isinstance(op, CollectivePermuteOp)]
+    pairs = permute.source_target_pairs
+    partitions_to_replicas(module)
+    module.verify()
+    assert permute.channel_id is None
+    assert permute.source_target_pairs == pairs
+    # A collective without channel_id spans the one replica: each device stays alone.
+    module = _spmd("pmean_and_int_psum")
+    first = next(op for op in module.walk() if isinstance(op, AllReduceOp))
+    del first.properties["channel_id"]
+    first.properties.pop("use_global_device_ids", None)
+    partitions_to_replicas(module)
+    module.verify()
+    assert first.replica_groups.groups() == tuple((i,) for i in range(DEVICES))
+
+
+def test_replica_rewrite_refuses_send_recv_and_custom_calls() -> None:
+    send_recv = CORPUS / "send_recv_cuda_lowering" / "pre.hlo"
+    with pytest.raises(ReplicaRewriteError, match="send/recv has no cross-replica rewrite"):
+        partitions_to_replicas(import_hlo(send_recv.read_text()))
+    sdy = CORPUS / "psum_subgroups_2x4" / "pre.hlo"
+    with pytest.raises(ReplicaRewriteError, match="custom_call target 'xla.sdy."):
+        partitions_to_replicas(import_hlo(sdy.read_text()))
+
+
+# --- a. XLA's parser accepts every export --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def xla_parse() -> Callable[[str], Any]:
+    pytest.importorskip("jax")
+    from jax._src.lib import hlo  # pyright: ignore
+
+    return hlo.hlo_module_from_text
+
+
+def _text_counts(text: str) -> Counter[str]:
+    return Counter({op: len(re.findall(rf" {op}\(", text)) for op in COLLECTIVES})
+
+
+def _xla_counts(module: Any) -> Counter[str]:
+    names = Counter(
+        instr.opcode.name for comp in module.computations() for instr in comp.instructions()
+    )
+    return Counter({op: names[member] for op, member in COLLECTIVES.items()})
+
+
+@pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
+def test_xla_parses_export_with_same_collectives(
+    path: Path, xla_parse: Callable[[str], Any]
+) -> None:
+    ours = export_hlo(import_hlo(path.read_text(), str(path)))
+    module = xla_parse(ours)
+    reprinted = module.to_string()
+    expected = _text_counts(ours)
+    assert _text_counts(reprinted) == expected
+    assert _xla_counts(module) == expected
+    assert expected.total() >= _text_counts(path.read_text()).total()
+
+
+def test_export_has_collectives_to_compare() -> None:
+    total = Counter[str]()
+    for path in FILES:
+        total += _text_counts(path.read_text())
+    assert {op for op, n in total.items() if n} >= set(COLLECTIVES) - {"replica-id"}
+
+
+# --- b. re-execution on XLA:CPU ------------------------------------------------------------
+
+
+@dataclass
+class Execution:
+    """The outcome of running every spmd case in one subprocess."""
+
+    results: dict[str, dict[str, Any]]
+    outputs: dict[str, Path]
+    skipped: dict[str, str] = field(default_factory=dict[str, str])
+
+
+def _job(name: str, module: ModuleOp, case: str, out: Path) -> dict[str, Any]:
+    hlo = out / f"{name}.hlo"
+    hlo.write_text(export_hlo(module))
+    inputs = _entry(module).function_type.inputs.data
+    return {
+        "name": name,
+        "hlo": str(hlo),
+        "inputs": str(CORPUS / case / "inputs.npz"),
+        "params": [element_type_name(tensor_type(t).element_type) for t in inputs],
+        "outputs": str(out / f"{name}.out.npz"),
+    }
+
+
+def _broken_job(out: Path) -> dict[str, Any]:
+    module = partitions_to_replicas(_spmd("psum_subgroups_2x4"))
+    first = next(op for op in module.walk() if isinstance(op, AllReduceOp))
+    lone = [[i] for i in range(DEVICES)]
+    first.properties["replica_groups"] = type(first.replica_groups).explicit(lone)
+    return _job(BROKEN, module, "psum_subgroups_2x4", out)
+
+
+@pytest.fixture(scope="module")
+def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
+    pytest.importorskip("jax")
+    out = tmp_path_factory.mktemp("xla_runner")
+    jobs: list[dict[str, Any]] = []
+    skipped: dict[str, str] = {}
+    for case in SPMD_CASES:
+        try:
+            module = partitions_to_replicas(_spmd(case))
+        except ReplicaRewriteError as e:
+            skipped[case] = f"no replica equivalent: {e}"
+            continue
+        module.verify()
+        jobs.append(_job(case, module, case, out))
+    jobs.append(_broken_job(out))
+    manifest, results = out / "manifest.json", out / "results.json"
+    manifest.write_text(json.dumps({"devices": DEVICES, "cases": jobs}))
+    proc = subprocess.run(
+        [sys.executable, str(RUNNER), str(manifest), str(results)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, f"xla_runner failed:\n{proc.stderr[-3000:]}"
+    outputs = {job["name"]: Path(job["outputs"]) for job in jobs}
+    return Execution(json.loads(results.read_text()), outputs, skipped)
+
+
+def _oracle(case: str) -> tuple[Any, int]:
+    data = np.load(CORPUS / case / "inputs.npz")
+    info = json.loads((CORPUS / case / "case.json").read_text())
+    return data, int(info["num_outputs"])
+
+
+def _expected(data: Any, j: int, p: int) -> Any:
+    key = f"out{j}_dev{p}"
+    return data[key] if key in data else data[f"out{j}"]
+
+
+def _compare(got: Any, expected: Any, dtype: str, what: str) -> None:
+    assert got.shape == expected.shape, f"{what}: shape {got.shape} != {expected.shape}"
+    if dtype.startswith(("int", "uint", "bool")):
+        np.testing.assert_array_equal(got, expected, err_msg=what)
+    else:
+        tol = 1e-2 if dtype == "bfloat16" else 1e-5
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol, err_msg=what)
+
+
+def _check_outputs(execution: Execution, name: str, case: str) -> None:
+    result = execution.results[name]
+    assert result["status"] == "ok", f"{result['stage']} failed: {result['message']}"
+    data, num_outputs = _oracle(case)
+    got = np.load(execution.outputs[name])
+    assert len(result["dtypes"]) == num_outputs
+    for j, dtype in enumerate(result["dtypes"]):
+        for p in range(DEVICES):
+            what = f"{name}: output {j} of device {p}"
+            _compare(got[f"out{j}_dev{p}"], _expected(data, j, p), dtype, what)
+
+
+@pytest.mark.parametrize("case", SPMD_CASES)
+def test_spmd_export_runs_on_xla_cpu_and_matches_oracle(case: str, execution: Execution) -> None:
+    if case in execution.skipped:
+        pytest.skip(execution.skipped[case])
+    _check_outputs(execution, case, case)
+
+
+def test_reexecution_ran_cases(execution: Execution) -> None:
+    ran = [c for c in SPMD_CASES if execution.results.get(c, {}).get("status") == "ok"]
+    assert ran, f"no spmd case ran on XLA:CPU (skipped: {execution.skipped})"
+    assert len(SPMD_CASES) == 18
+
+
+def test_oracle_rejects_a_wrong_program(execution: Execution) -> None:
+    with pytest.raises(AssertionError, match="output 0 of device"):
+        _check_outputs(execution, BROKEN, "psum_subgroups_2x4")
