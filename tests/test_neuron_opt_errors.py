@@ -131,9 +131,3 @@ def test_split_input_file_verify_diagnostics(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "target id 1 appears in more than one pair" in result.stdout
-
-
-def test_neuron_run_not_implemented_yet() -> None:
-    result = run_tool("neuron-run")
-    assert result.returncode == 2
-    assert "not implemented yet" in result.stderr

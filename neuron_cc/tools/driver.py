@@ -128,11 +128,15 @@ def write_output(path: str | None, text: str) -> None:
     if path is None:
         sys.stdout.write(text)
         return
+    write_bytes_atomically(path, text.encode())
+
+
+def write_bytes_atomically(path: str, data: bytes) -> None:
     target = os.path.abspath(path)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)

@@ -87,6 +87,14 @@ class NeuronOptMain(xDSLOptMain):
         )
 
         arg_parser.add_argument(
+            "--verify-equivalence",
+            default=False,
+            action="store_true",
+            help="run the input and the result on random inputs (simulated devices) and fail "
+            "if any output differs",
+        )
+        arg_parser.add_argument("--equivalence-seed", type=int, default=0)
+        arg_parser.add_argument(
             "--input",
             choices=("mlir", "hlo"),
             default=None,
@@ -166,8 +174,11 @@ class NeuronOptMain(xDSLOptMain):
         return module
 
     def apply_passes(self, prog: ModuleOp) -> None:
+        before = prog.clone() if self.args.verify_equivalence else None
         with gc_paused():
             self.pipeline.apply(self.ctx, prog)
+        if before is not None:
+            check_equivalence(before, prog, self.args.equivalence_seed)
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
@@ -190,6 +201,19 @@ class NeuronOptMain(xDSLOptMain):
             return export_hlo(prog)
         except ExportError as e:
             raise UserError(f"cannot export HLO: {e}") from e
+
+
+def check_equivalence(before: ModuleOp, after: ModuleOp, seed: int) -> None:
+    """Raise a UserError if `after` computes something else than `before`."""
+    from neuron_cc.interpreter.values import InterpretationError
+    from neuron_cc.testing.equivalence import EquivalenceError, assert_equivalent
+
+    try:
+        assert_equivalent(before, after, seed=seed)
+    except EquivalenceError as e:
+        raise UserError(f"the pipeline changed the program's results: {e}") from None
+    except InterpretationError as e:
+        raise UserError(f"cannot check equivalence: {e}") from None
 
 
 def _unused_hlo_frontend(stream: IO[bytes]) -> ModuleOp:

@@ -1,17 +1,143 @@
-"""neuron-run: not implemented yet (see the project's issues); exits with code 2."""
+"""neuron-run: execute an hlo program (.mlir or .hlo) on R x P simulated devices.
 
+    neuron-run FILE --inputs in.npz [--outputs out.npz] [--stats]
+               [--num-partitions N] [--num-replicas R] [--alpha-us A] [--bandwidth-gbps B]
+
+Inputs are keyed `arg<I>_dev<D>` (per device) or `arg<I>` (same on every device) and cast
+exactly to the parameter's element type; outputs are written as `out<J>_dev<D>`. `--stats`
+prints, per collective kind, the launches, bytes moved per device and an alpha-beta time
+estimate (alpha per launch + bytes / bandwidth).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
 import sys
+import zipfile
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.utils.exceptions import DiagnosticException
+
+from neuron_cc.interpreter.runner import (
+    RunResult,
+    entry_function,
+    inputs_from_npz,
+    outputs_to_npz,
+    run_module,
+)
+from neuron_cc.interpreter.values import InterpretationError
+from neuron_cc.tools.driver import (
+    UserError,
+    parse_mlir,
+    read_hlo,
+    read_text,
+    run_guarded,
+    verify_error_message,
+    write_bytes_atomically,
+)
+from neuron_cc.tools.neuron_opt import available_dialects
 
 
-def main() -> int:
-    print("neuron-run: not implemented yet", file=sys.stderr)
-    return 2
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UserError(message)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    cli = _ArgumentParser(prog="neuron-run", description="run an hlo program on simulated devices")
+    cli.add_argument("file", help="program (.mlir or .hlo)")
+    cli.add_argument("--inputs", required=True, help="npz with arg<I>_dev<D> / arg<I> arrays")
+    cli.add_argument("--outputs", help="write out<J>_dev<D> arrays to this npz")
+    cli.add_argument("--stats", action="store_true", help="print collective statistics")
+    cli.add_argument("--num-partitions", type=int)
+    cli.add_argument("--num-replicas", type=int)
+    cli.add_argument("--alpha-us", type=float, default=10.0, help="latency per launch (us)")
+    cli.add_argument("--bandwidth-gbps", type=float, default=100.0, help="GB/s per device")
+    cli.add_argument("--allow-elided-constants", action="store_true")
+    return cli.parse_args(argv)
+
+
+def stats_table(result: RunResult, alpha_us: float, bandwidth_gbps: float) -> str:
+    """A Markdown table of the run's collectives with an alpha-beta time estimate."""
+    lines = [
+        "| collective | launches | bytes/device | est. time (us) |",
+        "|---|---:|---:|---:|",
+    ]
+    total = 0.0
+    for kind in sorted(result.state.stats):
+        record = result.state.stats[kind]
+        time_us = record.launches * alpha_us + record.bytes_per_device / (bandwidth_gbps * 1e3)
+        total += time_us
+        lines.append(
+            f"| {kind} | {record.launches} | {record.bytes_per_device:.0f} | {time_us:.2f} |"
+        )
+    lines.append(
+        f"| total | {sum(r.launches for r in result.state.stats.values())} | "
+        f"{sum(r.bytes_per_device for r in result.state.stats.values()):.0f} | {total:.2f} |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _load_npz(path: str) -> dict[str, Any]:
+    try:
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise UserError(f"no such inputs file: {path}") from None
+    except (ValueError, OSError, zipfile.BadZipFile) as e:
+        raise UserError(f"{path}: not a readable .npz file ({e})") from None
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    ctx = Context()
+    for name, factory in available_dialects().items():
+        ctx.register_dialect(name, factory)
+    text = read_text(args.file)
+    if args.file.endswith(".hlo"):
+        module, source = read_hlo(ctx, text, args.file, args.allow_elided_constants)
+    else:
+        module, source = parse_mlir(ctx, text, args.file)
+    try:
+        module.verify()
+    except DiagnosticException as e:
+        raise UserError(verify_error_message(module, e, source)) from e
+    data = _load_npz(args.inputs)
+    try:
+        result = _execute(module, data, args)
+    except InterpretationError as e:
+        raise UserError(f"{args.file}: {e}") from None
+    if args.outputs is not None:
+        buffer = io.BytesIO()
+        np.savez(buffer, **outputs_to_npz(result))  # pyright: ignore[reportArgumentType]
+        write_bytes_atomically(args.outputs, buffer.getvalue())
+    if args.stats:
+        sys.stdout.write(stats_table(result, args.alpha_us, args.bandwidth_gbps))
+    return 0
+
+
+def _execute(module: Any, data: dict[str, Any], args: argparse.Namespace) -> RunResult:
+    from neuron_cc.analysis.replica_groups import device_counts
+
+    r, p = device_counts(module)
+    r = args.num_replicas or r
+    p = args.num_partitions or p
+    inputs = inputs_from_npz(entry_function(module), data, r * p)
+    return run_module(module, inputs, r, p)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_guarded(lambda: run(argv))
 
 
 def entry() -> None:
     """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
     sys.exit(main())

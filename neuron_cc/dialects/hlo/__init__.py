@@ -7,7 +7,7 @@ Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control
 
 from xdsl.ir import Dialect
 
-from neuron_cc.dialects import xdsl_speedups
+from neuron_cc.dialects import xdsl_patches
 from neuron_cc.dialects.hlo import (
     attributes,
     collectives,
@@ -19,7 +19,7 @@ from neuron_cc.dialects.hlo import (
     types,
 )
 
-xdsl_speedups.install()
+xdsl_patches.install()
 
 _OPS = [
     *collectives.OPS,

@@ -223,6 +223,8 @@ def window(raw: str) -> WindowAttr:
     body = raw.strip()
     if not (body.startswith("{") and body.endswith("}")):
         raise AttrError(f"malformed window '{raw}'")
+    if not body[1:-1].strip():
+        return WindowAttr.make([])
     fields: dict[str, str] = {}
     for item in body[1:-1].split():
         key, _, value = item.partition("=")

@@ -279,7 +279,7 @@ def _reduce(inst: Instruction, c: Consumer) -> Props:
 def _reduce_window(inst: Instruction, c: Consumer) -> Props:
     n = len(inst.operands) // 2
     return {
-        "window": A.window(c.need("window")),
+        "window": A.window(c.get("window") or "{}"),
         "operandSegmentSizes": DenseArrayBase.from_list(i32, [n, n]),
     }
 

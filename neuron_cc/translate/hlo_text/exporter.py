@@ -705,6 +705,8 @@ def _reduce(b: _Builder, op: computation.ReduceOp) -> str:
 
 
 def _reduce_window(b: _Builder, op: computation.ReduceWindowOp) -> str:
+    if not op.window.data.size:  # rank 0: XLA prints no window
+        return f"reduce-window({b.refs(op.operands)}), {_to_apply(b, op.body, op)}"
     window = _window(op.window.data)
     return f"reduce-window({b.refs(op.operands)}), window={window}, {_to_apply(b, op.body, op)}"
 

@@ -15,6 +15,7 @@ num_partitions > 1.
 from __future__ import annotations
 
 import gc
+import re
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -34,6 +35,7 @@ from neuron_cc.analysis.replica_groups import (
     USE_SPMD_ATTR,
 )
 from neuron_cc.dialects.hlo import HLO
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import ReturnOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.translate.hlo_text import attrs as A
@@ -54,6 +56,7 @@ from neuron_cc.translate.hlo_text.parser import (
 )
 
 ENTRY_ATTR = "hlo.entry"
+_VARIADIC_REDUCERS = frozenset({"reduce", "reduce-window", "scatter"})
 _OPS: dict[str, type[Operation]] = {op.name: op for op in HLO.operations}
 
 
@@ -123,6 +126,8 @@ class _Importer:
         self.options = options
         self.string_cache: dict[str, StringAttr] = {}
         self.positions: dict[Operation, int] = {}
+        self.building: list[str] = []
+        """Computations whose bodies are being built (to reject recursion)."""
 
     def module(self) -> ModuleOp:
         record = self.record
@@ -186,13 +191,22 @@ class _Importer:
             extras["xla.shape"] = self.string(inst.shape_text)
         return extras
 
-    def region(self, name: str, user: Instruction) -> Region:
+    def region(self, name: str, user: Instruction, flatten_root: bool = False) -> Region:
         comp = self.record.computations.get(name)
         if comp is None:
             raise HloParseError(f"{user.opcode} refers to unknown computation '{name}'", user.pos)
-        return Region(self.body(comp, is_function=False))
+        if name in self.building:
+            raise HloParseError(f"computation '{name}' is used recursively", user.pos)
+        return Region(self.body(comp, is_function=False, flatten_root=flatten_root))
 
-    def body(self, comp: Computation, is_function: bool) -> Block:
+    def body(self, comp: Computation, is_function: bool, flatten_root: bool = False) -> Block:
+        self.building.append(comp.name)
+        try:
+            return self._body(comp, is_function, flatten_root)
+        finally:
+            self.building.pop()
+
+    def _body(self, comp: Computation, is_function: bool, flatten_root: bool) -> Block:
         params = comp.params
         block = Block(arg_types=[params[i].type for i in range(len(params))])
         values: dict[str, SSAValue] = {}
@@ -200,15 +214,41 @@ class _Importer:
             arg.name_hint = params[i].name
             values[params[i].name] = arg
         ops: list[Operation] = []
+        # A variadic reducer's ROOT tuple becomes the region's several returned values.
+        unpack = flatten_root and comp.root.opcode == "tuple"
         for inst in _topological(comp):
-            if inst.opcode != "parameter":
+            if inst.opcode != "parameter" and not (unpack and inst is comp.root):
                 ops.append(self.instruction(inst, values, ops))
         block.add_ops(ops)
-        root = values.get(comp.root.name)
-        if root is None:
-            raise HloParseError(f"ROOT '{comp.root.name}' is undefined", comp.root.pos)
-        block.add_op(func.ReturnOp(root) if is_function else ReturnOp.create(operands=[root]))
+        if unpack:
+            returned = [self.operand(o, comp.root, values, ops) for o in comp.root.operands]
+        else:
+            root = values.get(comp.root.name)
+            if root is None:
+                raise HloParseError(f"ROOT '{comp.root.name}' is undefined", comp.root.pos)
+            returned = [root]
+        block.add_op(
+            func.ReturnOp(*returned) if is_function else ReturnOp.create(operands=returned)
+        )
         return block
+
+    def operand(
+        self,
+        operand: str | Instruction,
+        user: Instruction,
+        values: dict[str, SSAValue],
+        ops: list[Operation],
+    ) -> SSAValue:
+        if isinstance(operand, Instruction):
+            if operand.opcode == "parameter":
+                raise HloParseError("inline parameter operands are not supported", operand.pos)
+            op = self.instruction(operand, values, ops)
+            ops.append(op)
+            operand = operand.name
+        value = values.get(operand)
+        if value is None:
+            raise HloParseError(f"operand '%{operand}' of '%{user.name}' is not defined", user.pos)
+        return value
 
     # --- instructions ----------------------------------------------------------------------
 
@@ -260,7 +300,9 @@ class _Importer:
     def regions(self, inst: Instruction, c: Consumer) -> list[Region]:
         keys = REGION_KEYS.get(inst.opcode)
         if keys is not None:
-            return [self.region(_single(c.need(k), inst), inst) for k in keys]
+            inputs = (len(inst.operands) - (inst.opcode == "scatter")) // 2
+            variadic = inst.opcode in _VARIADIC_REDUCERS and inputs > 1
+            return [self.region(_single(c.need(k), inst), inst, variadic) for k in keys]
         if inst.opcode != "conditional":
             return []
         branches = c.get("branch_computations")
@@ -281,7 +323,19 @@ class _Importer:
             op.attributes[attr_name] = self.string(raw)
         if inst.shape_text is not None:
             op.attributes["xla.shape"] = self.string(inst.shape_text)
+            if inst.opcode == "bitcast":
+                layout = _layout_of(inst.shape_text)
+                if layout is not None:
+                    op.properties["layout"] = DimensionsAttr(layout)
         return op
+
+
+def _layout_of(shape_text: str) -> tuple[int, ...] | None:
+    """The minor-to-major list of an array shape `f32[4,8]{0,1}` (None if absent/tiled)."""
+    m = re.search(r"\{([0-9,\s]*)\}$", shape_text)
+    if m is None or ":" in shape_text:
+        return None
+    return tuple(int(v) for v in m.group(1).split(",") if v.strip())
 
 
 def _single(raw: str, inst: Instruction) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
-_WS = re.compile(r"(?:\s+|/\*.*?\*/)*", re.S)
+_WS = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
+_COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\]|\\.)*"', re.S)
 _NAME = re.compile(r"%?([A-Za-z_][A-Za-z0-9_.\-]*)")
 _INT = re.compile(r"-?[0-9]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -126,7 +127,10 @@ class Cursor:
         if stack:
             self.error("unterminated attribute value", start)
         self.pos = pos
-        return text[start:pos].strip()
+        raw = text[start:pos]
+        if "/" in raw:  # drop comments outside string literals
+            raw = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", raw)
+        return raw.strip()
 
     def line_col(self, pos: int) -> tuple[int, int]:
         line = self.text.count("\n", 0, pos) + 1

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 import re
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute
 
-from neuron_cc.dialects.hlo.types import is_float_type, is_pred_type
+from neuron_cc.dialects.hlo.types import element_type_name, is_float_type, is_pred_type
 from neuron_cc.translate.hlo_text.attrs import AttrError
 
 _VALUE = re.compile(
@@ -26,9 +26,36 @@ _STRUCTURE = re.compile(r"[{},\s]")
 def _float(token: str) -> float:
     if token.endswith(")"):  # nan(0x7fc00000)-style payloads
         token = token[: token.index("(")]
-    if token in ("nan", "-nan"):
+    if token == "nan":
         return math.nan
+    if token == "-nan":
+        return -math.nan
     return float(token)
+
+
+_FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
+
+
+def _check_float(value: float, token: str, name: str) -> float:
+    limit = _FLOAT_MAX.get(name)
+    if math.isinf(value) and "inf" not in token:
+        raise AttrError(f"literal value {token} is out of range for {name}")
+    if limit is not None and math.isfinite(value) and abs(value) > limit:
+        # XLA rounds values within half an ulp of the maximum; beyond that it is out of range.
+        if abs(value) >= limit * (1 + 2.0**-24 if name == "f32" else 1 + 2.0**-11):
+            raise AttrError(f"literal value {token} is out of range for {name}")
+    return value
+
+
+def _check_int(value: int, token: str, element: IntegerType) -> int:
+    width = element.width.data
+    if element.signedness.data == Signedness.UNSIGNED:
+        low, high = 0, 2**width - 1
+    else:
+        low, high = -(2 ** (width - 1)), 2 ** (width - 1) - 1
+    if not low <= value <= high:
+        raise AttrError(f"literal value {token} is out of range for {element_type_name(element)}")
+    return value
 
 
 def _int(token: str, pred: bool) -> int:
@@ -69,9 +96,13 @@ def parse_literal(
         raise AttrError(f"constant has {len(tokens)} values, but its shape needs {count}")
     element = t.element_type
     if is_float_type(element):
-        floats = [_float(tok) for tok in tokens]
+        name = element_type_name(element)
+        floats = [_check_float(_float(tok), tok, name) for tok in tokens]
         return DenseIntOrFPElementsAttr.from_list(t, floats)  # pyright: ignore[reportArgumentType]
     if isinstance(element, IntegerType):
         pred = is_pred_type(element)
-        return DenseIntOrFPElementsAttr.from_list(t, [_int(tok, pred) for tok in tokens])  # pyright: ignore[reportArgumentType]
+        if pred:
+            return DenseIntOrFPElementsAttr.from_list(t, [_int(tok, pred) for tok in tokens])  # pyright: ignore[reportArgumentType]
+        ints = [_check_int(_int(tok, pred), tok, element) for tok in tokens]
+        return DenseIntOrFPElementsAttr.from_list(t, ints)  # pyright: ignore[reportArgumentType]
     raise AttrError(f"unsupported constant element type {element}")

@@ -252,7 +252,7 @@ class HloTextParser:
         c.expect("=", f"after instruction name '{name}'")
         return self._instruction_body(name, pos)
 
-    def _instruction_body(self, name: str, pos: int) -> Instruction:
+    def _instruction_body(self, name: str, pos: int, with_attrs: bool = True) -> Instruction:
         c = self.c
         c.skip()
         shape_start = c.pos
@@ -264,7 +264,7 @@ class HloTextParser:
             inst.payload = self._balanced_payload()
         else:
             self._operands(inst)
-        while c.accept(","):
+        while with_attrs and c.accept(","):
             key = c.name("an attribute name")
             c.expect("=", f"after attribute '{key}'")
             if key in inst.attrs:
@@ -327,7 +327,7 @@ class HloTextParser:
     def _inline_instruction(self, name: str, pos: int) -> Instruction:
         c = self.c
         c.pos = pos
-        return self._instruction_body(name, pos)
+        return self._instruction_body(name, pos, with_attrs=False)
 
 
 def _parameter_number(c: Cursor, inst: Instruction) -> int:

@@ -1,0 +1,154 @@
+"""Running an hlo module on R x P simulated devices.
+
+`run_module(module, inputs)` executes the entry function (marked `hlo.entry`, else `@main`,
+else the only function) with every value holding all devices at once, and returns the
+outputs (the entry's tuple result is flattened into outputs 0..N-1, like XLA's output tuple)
+and the collective statistics. `inputs_from_npz` / `outputs_to_npz` use the corpus naming:
+`arg<I>_dev<D>` (or `arg<I>` for a value replicated on every device) and `out<J>_dev<D>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
+from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Attribute
+
+from neuron_cc.analysis.replica_groups import device_counts
+from neuron_cc.interpreter.values import (
+    InterpretationError,
+    SpmdState,
+    Value,
+    attach_state,
+    is_bf16,
+    normalize,
+    numpy_dtype,
+)
+
+Array = np.ndarray[Any, Any]
+
+
+@dataclass
+class RunResult:
+    outputs: list[Value]
+    """One value per output (leading device axis)."""
+    output_types: list[Attribute]
+    state: SpmdState
+
+
+def _function_tables() -> list[InterpreterFunctions]:
+    from neuron_cc.interpreter.collectives import HloCollectiveFunctions
+    from neuron_cc.interpreter.computation import HloComputationFunctions
+    from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
+    from neuron_cc.interpreter.data_movement import HloDataMovementFunctions
+    from neuron_cc.interpreter.elementwise import HloElementwiseFunctions
+
+    return [
+        FuncFunctions(),
+        HloControlFlowFunctions(),
+        HloCollectiveFunctions(),
+        HloElementwiseFunctions(),
+        HloDataMovementFunctions(),
+        HloComputationFunctions(),
+    ]
+
+
+def make_interpreter(module: ModuleOp, state: SpmdState) -> Interpreter:
+    """An xDSL interpreter with every hlo implementation registered and `state` attached."""
+    interpreter = Interpreter(module)
+    for table in _function_tables():
+        interpreter.register_implementations(table)
+    attach_state(interpreter, state)
+    return interpreter
+
+
+def entry_function(module: ModuleOp) -> func.FuncOp:
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    marked = [f for f in funcs if "hlo.entry" in f.attributes]
+    if marked:
+        return marked[0]
+    for f in funcs:
+        if f.sym_name.data == "main":
+            return f
+    if len(funcs) == 1:
+        return funcs[0]
+    raise InterpretationError("module has no entry computation (no hlo.entry, no @main)")
+
+
+def run_module(
+    module: ModuleOp,
+    inputs: Sequence[Value],
+    num_replicas: int | None = None,
+    num_partitions: int | None = None,
+) -> RunResult:
+    """Run the entry function on all devices; `inputs` hold the device axis."""
+    r, p = device_counts(module)
+    state = SpmdState(num_replicas or r, num_partitions or p)
+    entry = entry_function(module)
+    arg_types = list(entry.function_type.inputs.data)
+    if len(inputs) != len(arg_types):
+        raise InterpretationError(f"entry takes {len(arg_types)} arguments, got {len(inputs)}")
+    interpreter = make_interpreter(module, state)
+    results = interpreter.call_op(entry, tuple(inputs))
+    out_types: list[Attribute] = list(entry.function_type.outputs.data)
+    outputs: list[Value] = list(results)
+    if len(out_types) == 1 and isinstance(out_types[0], TupleType):
+        outputs = list(results[0])
+        out_types = [t for t in out_types[0].types.data]
+    return RunResult(outputs, out_types, state)
+
+
+def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device: bool) -> Array:
+    if not isinstance(t, TensorType):
+        raise InterpretationError(f"argument {name}: only tensor arguments can be fed, got {t}")
+    shape = tuple(t.get_shape())
+    got = array.shape[1:] if per_device else array.shape
+    if got != shape:
+        raise InterpretationError(f"argument {name}: expected shape {list(shape)}, got {list(got)}")
+    value = array if per_device else np.broadcast_to(array, (devices, *shape))
+    element = t.element_type
+    target = numpy_dtype(element)
+    cast = value.astype(target)
+    if is_bf16(element):
+        cast = normalize(cast, element)
+    lossless = np.array_equal(cast.astype(np.float64), value.astype(np.float64), equal_nan=True)
+    if value.dtype.kind in "fiub" and not lossless:
+        raise InterpretationError(
+            f"argument {name}: values of dtype {value.dtype} do not fit {element} exactly"
+        )
+    return np.ascontiguousarray(cast)
+
+
+def inputs_from_npz(entry: func.FuncOp, data: Mapping[str, Array], devices: int) -> list[Value]:
+    """Entry arguments from `arg<I>_dev<D>` / `arg<I>` arrays (cast exactly to the arg type)."""
+    values: list[Value] = []
+    for i, t in enumerate(entry.function_type.inputs.data):
+        per_device = [f"arg{i}_dev{d}" for d in range(devices)]
+        if all(k in data for k in per_device):
+            stacked = np.stack([np.asarray(data[k]) for k in per_device])
+            values.append(_cast_input(f"arg{i}", stacked, t, devices, True))
+        elif f"arg{i}" in data:
+            values.append(_cast_input(f"arg{i}", np.asarray(data[f"arg{i}"]), t, devices, False))
+        else:
+            missing = next(k for k in per_device if k not in data)
+            raise InterpretationError(
+                f"missing input for argument {i}: neither arg{i} nor {missing}"
+            )
+    return values
+
+
+def outputs_to_npz(result: RunResult) -> dict[str, Array]:
+    """`out<J>_dev<D>` arrays (bf16 as float32, pred as bool)."""
+    arrays: dict[str, Array] = {}
+    for j, value in enumerate(result.outputs):
+        if not isinstance(value, np.ndarray):
+            raise InterpretationError(f"output {j} is not a tensor and cannot be saved")
+        for d in range(value.shape[0]):
+            arrays[f"out{j}_dev{d}"] = value[d]
+    return arrays
