@@ -205,3 +205,16 @@ def test_neuron_opt_reads_hlo_by_extension_and_flag(tmp_path: Path) -> None:
     by_flag = run_tool("neuron-opt", renamed, "--input", "hlo", "-p", "hlo-dce")
     assert by_flag.returncode == 0, by_flag.stderr
     assert by_flag.stdout == by_ext.stdout
+
+
+def test_neuron_opt_emits_hlo(tmp_path: Path) -> None:
+    src = CORPUS / "psum_subgroups_2x4" / "spmd.hlo"
+    out = tmp_path / "out.hlo"
+    result = run_tool("neuron-opt", src, "-p", "hlo-dce", "--emit", "hlo", "-o", out)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert text.startswith("HloModule jit_body, entry_computation_layout=")
+    assert "num_partitions=8" in text
+    assert text.count(" all-reduce(") == (src.read_text().count(" all-reduce("))
+    reimported = import_hlo(text, str(out))
+    reimported.verify()

@@ -200,6 +200,9 @@ def _int(attr: IntegerAttr[Any]) -> int:
 
 _SKIP_OP_ATTRS = frozenset({"xla.shape", "xla.fusion_kind"})
 _SKIP_ARG_ATTRS = frozenset({"xla.shape"})
+_NAMING_ATTRS = frozenset({"xla.control-predecessors"})
+"""Raw attributes whose text names other instructions of the computation."""
+_REFERENCE = re.compile(r"%([A-Za-z_][A-Za-z0-9_.\-]*)")
 
 
 def _raw_value(key: str, value: Attribute, owner: str) -> str:
@@ -242,6 +245,8 @@ class _Builder:
         self.params: list[int] = []
         self.op_name = what
         self.root = -1
+        self.by_hint: dict[str, int] = {}
+        """SSA name hint -> local index (for attributes that name instructions)."""
 
     def define(self, value: SSAValue | None, base: str, shapes: tuple[str, str], rhs: str) -> int:
         """Add the instruction `%value = <shape> <rhs>` and return its local index."""
@@ -251,6 +256,7 @@ class _Builder:
             hint = value.name_hint
             if hint is not None:
                 base = _sanitize(hint)
+                self.by_hint[hint] = i
         self.bases.append(base)
         self.shapes.append(shapes)
         self.line_of[i] = len(self.lines)
@@ -298,9 +304,23 @@ class _Builder:
         skip = _SKIP_OP_ATTRS
         if isinstance(op, control_flow.CustomCallOp) and op.backend_config is not None:
             skip = skip | {"xla.backend_config"}
-        rhs += _xla_attrs(op.attributes, skip, owner) if op.attributes else ""
+        rhs += _xla_attrs(op.attributes, skip | _NAMING_ATTRS, owner) if op.attributes else ""
+        for key in _NAMING_ATTRS & op.attributes.keys():
+            raw = _raw_value(key, op.attributes[key], owner)
+            rhs += f", {key[4:]}={self.rename_references(raw, owner)}"
         self.op_name = outer
         return self.define(op.results[0], rhs[: rhs.index("(")], shapes, rhs)
+
+    def rename_references(self, raw: str, owner: str) -> str:
+        """Point `%name` references (by SSA name hint) at the instructions' exported names."""
+
+        def rename(m: re.Match[str]) -> str:
+            i = self.by_hint.get(m.group(1))
+            if i is None:
+                raise ExportError(f"{owner} refers to %{m.group(1)}, not defined before it")
+            return f"%\0{i}\0"
+
+        return _REFERENCE.sub(rename, raw)
 
     def emit_block(self, block: Block, terminator: type[Operation]) -> Sequence[SSAValue]:
         """Emit every op of `block` and return the values its terminator returns."""
