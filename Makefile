@@ -33,6 +33,7 @@ test: lint lit pytest
 bench: venv
 	$(BIN)/python tools/bench_parse_print.py
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench_import.py
+	$(BIN)/python tools/bench_interpreter.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
