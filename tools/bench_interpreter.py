@@ -91,7 +91,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['case']} | {r['ops']} | {1e3 * float(r['interpreter_s']):.2f} | "
-              f"{1e3 * float(r['xla_cpu_s']):.3f} | {float(r["ratio"]):.2f}x |")
+              f"{1e3 * float(r['xla_cpu_s']):.3f} | {float(r['ratio']):.2f}x |")
 
 
 if __name__ == "__main__":
