@@ -19,6 +19,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Region
 
+from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.interpreter.values import is_bf16, normalize
 
 Array = np.ndarray[Any, Any]
@@ -33,32 +34,6 @@ _UFUNCS: dict[str, Callable[[Array, Array], Array]] = {
     "hlo.xor": np.bitwise_xor,
 }
 
-REDUCER_NAMES = {
-    "hlo.add": "add",
-    "hlo.multiply": "multiply",
-    "hlo.maximum": "maximum",
-    "hlo.minimum": "minimum",
-    "hlo.and": "and",
-    "hlo.or": "or",
-    "hlo.xor": "xor",
-}
-
-
-def simple_reducer_op(region: Region) -> str | None:
-    """The op name of a region computing `op(arg0, arg1)` (either order), else None."""
-    block = region.blocks.first
-    if block is None or len(block.args) != 2:
-        return None
-    ops = list(block.ops)
-    if len(ops) != 2 or ops[0].name not in _UFUNCS:
-        return None
-    combine, ret = ops
-    if ret.name != "hlo.return" or list(ret.operands) != [combine.results[0]]:
-        return None
-    if set(combine.operands) != set(block.args) or len(set(combine.operands)) != 2:
-        return None
-    return combine.name
-
 
 def finish(acc: Array, element: Attribute) -> Array:
     """Round an accumulated value to `element` (the single bf16 rounding of a fast fold)."""
@@ -69,7 +44,7 @@ def make_combiner(
     interpreter: Interpreter, region: Region, element: Attribute
 ) -> Callable[[Array, Array], Array]:
     """A function (acc, x) -> reduced; call `finish` on the final accumulator."""
-    name = simple_reducer_op(region)
+    name = reduction_kind(region)
     if name is not None:
         ufunc = _UFUNCS[name]
         keep_f32 = is_bf16(element)

@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute
 
+from neuron_cc.analysis.entry import find_entry
 from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.interpreter.values import (
     InterpretationError,
@@ -69,16 +70,10 @@ def make_interpreter(module: ModuleOp, state: SpmdState) -> Interpreter:
 
 
 def entry_function(module: ModuleOp) -> func.FuncOp:
-    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
-    marked = [f for f in funcs if "hlo.entry" in f.attributes]
-    if marked:
-        return marked[0]
-    for f in funcs:
-        if f.sym_name.data == "main":
-            return f
-    if len(funcs) == 1:
-        return funcs[0]
-    raise InterpretationError("module has no entry computation (no hlo.entry, no @main)")
+    entry = find_entry(module)
+    if entry is None:
+        raise InterpretationError("module has no entry computation (no hlo.entry, no @main)")
+    return entry
 
 
 def run_module(

@@ -1,16 +1,28 @@
 """Lazy name -> class registry of neuron-cc's passes (one module per pass)."""
 
 from collections.abc import Callable
+from importlib import import_module
 
 from xdsl.passes import ModulePass
 
+_PASSES = {
+    "hlo-dce": ("hlo_dce", "HloDcePass"),
+    "decompose-cc-ops": ("decompose_cc_ops", "DecomposeCcOpsPass"),
+    "legalize-cpu-cc-ops": ("legalize_cpu_cc_ops", "LegalizeCpuCcOpsPass"),
+    "legalize-ccops-for-tensorizer": (
+        "legalize_ccops_for_tensorizer",
+        "LegalizeCcopsForTensorizerPass",
+    ),
+}
 
-def get_hlo_dce() -> type[ModulePass]:
-    from neuron_cc.transforms.hlo_dce import HloDcePass
 
-    return HloDcePass
+def _loader(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(import_module(f"neuron_cc.transforms.{module}"), cls)
+
+    return load
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Every pass neuron-cc defines, by its command-line name."""
-    return {"hlo-dce": get_hlo_dce}
+    """Every pass neuron-cc defines, by its command-line name (imported on first use)."""
+    return {name: _loader(module, cls) for name, (module, cls) in _PASSES.items()}
