@@ -191,11 +191,29 @@ def test_all_reduce_cross_replica_acts_per_partition(groups: str) -> None:
     # R=2, P=4: device (r, p) = r*4+p is reduced with (1-r, p) only.
     x = dev_arange((4,), 8)
     got = run1(all_reduce_fn(groups), 2, 4, x)
-    expected = np.stack(
-        [np.arange(4) * 2 + 100 * (d % 4) * 2 + 400 for d in range(8)]
-    ).astype(np.float32)
+    expected = np.stack([np.arange(4) * 2 + 100 * (d % 4) * 2 + 400 for d in range(8)]).astype(
+        np.float32
+    )
     check(got, expected)
     check(expected[1], np.array([600, 602, 604, 606], np.float32))
+
+
+def test_all_reduce_cross_replica_single_replica_is_identity() -> None:
+    # R=1, P=4, no channel: each partition's group is just itself.
+    x = dev_arange((2,), 4)
+    check(run1(all_reduce_fn("[]", t="tensor<2xf32>"), 1, 4, x), x)
+
+
+def test_device_count_override_too_small_for_the_groups() -> None:
+    module = parse(
+        module_text(
+            all_reduce_fn("[[0, 1, 2, 3, 4, 5, 6, 7]]", " channel_id = 1 use_global_device_ids"),
+            1,
+            8,
+        )
+    )
+    with pytest.raises(InterpretationError):
+        run_module(module, [dev_arange((4,), 4)], 1, 4)
 
 
 def test_all_reduce_max_cross_replica_two_groups() -> None:
@@ -451,6 +469,20 @@ def test_reduce_scatter_cross_replica_and_partition() -> None:
     check(got, np.array([[total[2]], [total[3]], [total[0]], [total[1]]], np.float32))
 
 
+def test_reduce_scatter_tuple() -> None:
+    body = f"""func.func @main(%x: tensor<4xf32>, %y: tensor<2xi32>) -> tuple<tensor<2xf32>, tensor<1xi32>> {{
+  %s = hlo.reduce_scatter(%x, %y) dim = 0 replica_groups = [[1, 0]] {region()} : (tensor<4xf32>, tensor<2xi32>) -> tuple<tensor<2xf32>, tensor<1xi32>>
+  func.return %s : tuple<tensor<2xf32>, tensor<1xi32>>
+}}"""
+    result = run(body, 2, 1, dev_arange((4,), 2), dev_arange((2,), 2, np.int32))
+    a, b = result.outputs
+    # sums [100, 102, 104, 106] and [100, 102]; device 1 is member 0
+    check(a, np.array([[104, 106], [100, 102]], np.float32))
+    check(b, np.array([[102], [100]], np.int32))
+    record = result.state.stats["reduce-scatter"]
+    assert (record.launches, record.bytes_per_device) == (1, (2 - 1) / 2 * (16 + 8))
+
+
 # --- all_to_all ------------------------------------------------------------------------------
 
 
@@ -603,12 +635,6 @@ def test_send_recv_routes_like_cross_partition_permute() -> None:
     check(got, _SEND_RECV_EXPECTED)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: interpreter reads pairs only from `xla.frontend_attributes`; the dialect's "
-    "documented form `{_xla_send_recv_source_target_pairs = \"{{0,1}}\"}` (p2p.py docstring, "
-    "ops.mlir) raises 'has no _xla_send_recv_source_target_pairs frontend attribute'",
-)
 def test_send_recv_with_the_documented_direct_attribute() -> None:
     attr = f'_xla_send_recv_source_target_pairs = "{_PAIRS_VALUE}"'
     x = dev_arange((2,), 8)

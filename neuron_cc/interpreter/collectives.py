@@ -2,7 +2,8 @@
 
 For a group collective, `member_table(op)` gives, for every device d, the devices of d's group
 in rank order and d's rank. A reduction folds the group's values in rank order with the
-`to_apply` region (normalising after each step, so bf16 accumulates like XLA). Devices that are
+`to_apply` region; a simple bf16 reducer accumulates in f32 and rounds once at the end, like
+XLA:CPU's all-reduce promotion (see reducers.py). Devices that are
 not in any group (collective_broadcast) or not targeted (collective_permute, send/recv) receive
 zeros. Every executed collective is recorded in the run's statistics with its per-device byte
 count under a simple model: all_reduce 2(n-1)/n*B, all_gather and reduce_scatter (n-1)/n*B_full,
@@ -50,9 +51,18 @@ _PAIRS = re.compile(r"_xla_send_recv_source_target_pairs\s*=\s*\"?(\{(?:\{[0-9, 
 
 def groups_of(op: CollectiveOp, state: SpmdState) -> list[list[int]]:
     """The device groups (flattened ids, rank order) of a group collective."""
-    return flattened_participants(
+    groups = flattened_participants(
         op.replica_groups.groups(), op.mode(), state.num_replicas, state.num_partitions
     )
+    devices = state.num_devices
+    for group in groups:
+        for d in group:
+            if not 0 <= d < devices:
+                raise InterpretationError(
+                    f"'{op.name}' groups name device {d}, but the run has {devices} devices "
+                    f"({state.num_replicas} replicas x {state.num_partitions} partitions)"
+                )
+    return groups
 
 
 class MemberTable:
@@ -256,8 +266,12 @@ def _route(state: SpmdState, pairs: Any, cross_partition: bool, x: Array) -> Arr
 
 
 def _send_recv_pairs(op: Operation) -> list[tuple[int, int]]:
-    raw = op.attributes.get("xla.frontend_attributes")
-    text = getattr(raw, "data", "") if raw is not None else ""
+    direct = op.attributes.get("_xla_send_recv_source_target_pairs")
+    if direct is not None:
+        text = "_xla_send_recv_source_target_pairs=" + str(getattr(direct, "data", ""))
+    else:
+        raw = op.attributes.get("xla.frontend_attributes")
+        text = getattr(raw, "data", "") if raw is not None else ""
     m = _PAIRS.search(text)
     if m is None:
         raise InterpretationError(
