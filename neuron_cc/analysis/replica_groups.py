@@ -15,7 +15,7 @@ Devices are (replica r, partition p) with flattened id r*P+p.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import auto
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -169,3 +169,39 @@ def group_size(
     if mode == GroupMode.CROSS_REPLICA_AND_PARTITION:
         size *= num_partitions
     return size
+
+
+def parse_reference_groups(text: str) -> tuple[tuple[int, ...], ...] | None:
+    """`"0,1,2,3;4,5,6,7"` -> ((0, 1, 2, 3), (4, 5, 6, 7)); empty text -> None (no gate).
+
+    Raises ValueError for malformed text.
+    """
+    body = text.strip()
+    if not body:
+        return None
+    groups: list[tuple[int, ...]] = []
+    for part in body.split(";"):
+        ids = [p.strip() for p in part.split(",") if p.strip()]
+        if not ids or not all(i.lstrip("-").isdigit() for i in ids):
+            raise ValueError(f"malformed reference-replica-groups '{text}' (expected '0,1;2,3')")
+        groups.append(tuple(int(i) for i in ids))
+    return tuple(groups)
+
+
+def matches_reference(
+    groups: Sequence[Sequence[int]], reference: Sequence[Sequence[int]] | None
+) -> bool:
+    """The replica-group gate: no reference, or exactly the same groups in the same order."""
+    if reference is None:
+        return True
+    return [tuple(g) for g in groups] == [tuple(g) for g in reference]
+
+
+def next_channel_id(ops: Iterable[object]) -> int:
+    """XLA's NextChannelId: 1 + the largest channel_id among `ops` (1 if none)."""
+    largest = 0
+    for op in ops:
+        channel = getattr(op, "properties", {}).get("channel_id")
+        if isinstance(channel, IntegerAttr):
+            largest = max(largest, int(channel.value.data))
+    return largest + 1

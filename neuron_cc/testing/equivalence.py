@@ -26,7 +26,7 @@ class EquivalenceError(AssertionError):
     """The two programs produce different outputs."""
 
 
-def _random_value(t: Attribute, devices: int, rng: np.random.Generator) -> Array:
+def random_value(t: Attribute, devices: int, rng: np.random.Generator) -> Array:
     if not isinstance(t, TensorType):
         raise InterpretationError(f"cannot generate a random value of type {t}")
     shape = (devices, *t.get_shape())
@@ -45,7 +45,7 @@ def random_inputs(module: ModuleOp, seed: int = 0) -> list[Value]:
     r, p = device_counts(module)
     rng = np.random.default_rng(seed)
     entry = entry_function(module)
-    return [_random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
+    return [random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
 
 
 def _compare(j: int, a: Array, b: Array, rtol: float, atol: float) -> str | None:

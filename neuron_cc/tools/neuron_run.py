@@ -50,7 +50,14 @@ class _ArgumentParser(argparse.ArgumentParser):
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     cli = _ArgumentParser(prog="neuron-run", description="run an hlo program on simulated devices")
     cli.add_argument("file", help="program (.mlir or .hlo)")
-    cli.add_argument("--inputs", required=True, help="npz with arg<I>_dev<D> / arg<I> arrays")
+    source = cli.add_mutually_exclusive_group(required=True)
+    source.add_argument("--inputs", help="npz with arg<I>_dev<D> / arg<I> arrays")
+    source.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="seeded random inputs, different on every device (as --verify-equivalence uses)",
+    )
     cli.add_argument("--outputs", help="write out<J>_dev<D> arrays to this npz")
     cli.add_argument("--stats", action="store_true", help="print collective statistics")
     cli.add_argument("--num-partitions", type=int)
@@ -106,7 +113,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         module.verify()
     except DiagnosticException as e:
         raise UserError(verify_error_message(module, e, source)) from e
-    data = _load_npz(args.inputs)
+    data = _load_npz(args.inputs) if args.inputs is not None else None
     try:
         result = _execute(module, data, args)
     except InterpretationError as e:
@@ -120,13 +127,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _execute(module: Any, data: dict[str, Any], args: argparse.Namespace) -> RunResult:
+def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace) -> RunResult:
     from neuron_cc.analysis.replica_groups import device_counts
+    from neuron_cc.testing.equivalence import random_value
 
     r, p = device_counts(module)
     r = args.num_replicas or r
     p = args.num_partitions or p
-    inputs = inputs_from_npz(entry_function(module), data, r * p)
+    entry = entry_function(module)
+    if data is None:
+        rng = np.random.default_rng(args.random_inputs)
+        inputs = [random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
+    else:
+        inputs = inputs_from_npz(entry, data, r * p)
     return run_module(module, inputs, r, p)
 
 

@@ -13,6 +13,23 @@ _PASSES = {
         "legalize_ccops_for_tensorizer",
         "LegalizeCcopsForTensorizerPass",
     ),
+    "neuron-while-loop-all-reduce-code-motion": (
+        "while_loop_all_reduce_code_motion",
+        "WhileLoopAllReduceCodeMotionPass",
+    ),
+    "neuron-move-reduce-scatter-while-loop": (
+        "move_reduce_scatter_while_loop",
+        "MoveReduceScatterWhileLoopPass",
+    ),
+    "neuron-move-all-gather-while-loop": (
+        "move_all_gather_while_loop",
+        "MoveAllGatherWhileLoopPass",
+    ),
+    "neuron-default-pipeline": ("neuron_default_pipeline", "NeuronDefaultPipelinePass"),
+    "neuron-duplicate-parameter-all-gather-remover": (
+        "duplicate_parameter_all_gather_remover",
+        "DuplicateParameterAllGatherRemoverPass",
+    ),
 }
 
 

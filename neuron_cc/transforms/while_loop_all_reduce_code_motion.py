@@ -1,0 +1,391 @@
+"""neuron-while-loop-all-reduce-code-motion: sink accumulated all-reduces out of while loops.
+
+A loop body that all-reduces a contribution every iteration and adds it into a loop-carried
+buffer (`acc' = acc + AR(x)`) computes `init + sum_i AR(x_i)`; since AR is linear this equals
+`init + AR(sum_i x_i)`. The pass accumulates the LOCAL contributions in the loop (starting
+from zero) and issues ONE all-reduce after the loop:
+
+```mlir
+// in the body:  %s = hlo.all_reduce(%x) ...; %acc2 = hlo.add %acc, %s
+// becomes:      %acc2 = hlo.add %acc, %x            (slot k initialised to zero)
+// after loop:   %g = get_tuple_element %while[k]; %r = hlo.all_reduce(%g) ...;
+//               %final = hlo.add %init_k, %r         (old init first; inits need not be zero)
+```
+
+Port of XLA's WhileLoopAllReduceCodeMotion. Legality (each failure is a remark):
+- the reduction is `add` of its two arguments; element type bf16/f16/f32/f64/s8..s64/u8..u64;
+  a single operand; no `constrain_layout`; the replica groups pass the
+  `reference-replica-groups` gate;
+- every use of the result reaches an `add` into `get_tuple_element(body_arg, k)` through
+  convert/bitcast/reshape/transpose/slice and `select(p, x, 0)` (p replicated within the
+  groups); the buffer side may go through convert/bitcast/reshape/transpose and one
+  dynamic_slice, mirrored by the output side and one dynamic_update_slice with IDENTICAL
+  indices replicated within the groups; the result is returned at the same slot k;
+- slot k has no other user, and the loop condition does not read it (stricter than XLA,
+  DESIGN §6.2);
+- reduce_scatter (option `enable-reduce-scatter`): direct `add(RS(x), gte)` only; the slot is
+  widened to the pre-scatter shape and one reduce_scatter runs after the loop.
+`run-setup-passes` first rewrites `convert(C(x))` into `C(convert(x))` (except an all-reduce
+converted back to its operand's source type) and `transpose(RS(x))` into `RS(transpose(x))`.
+Differences from XLA: a fresh channel id only when the original had one (DESIGN §6.1); the
+condition check above. Modules with num_partitions > 1 without `hlo.use_spmd_partitioning`
+are left unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    TupleType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue, Use
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from neuron_cc.analysis.accumulation import (
+    Accumulation,
+    NotMovable,
+    buffer_users_problem,
+    trace_accumulations,
+)
+from neuron_cc.analysis.reductions import reduction_kind
+from neuron_cc.analysis.remarks import Remarks
+from neuron_cc.analysis.replica_groups import (
+    USE_SPMD_ATTR,
+    device_counts,
+    flattened_participants,
+    matches_reference,
+    next_channel_id,
+    parse_reference_groups,
+)
+from neuron_cc.analysis.replication import ReplicationAnalysis
+from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
+from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
+from neuron_cc.dialects.hlo.elementwise import AddOp
+from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
+from neuron_cc.dialects.hlo.types import (
+    element_type_name,
+    is_float_type,
+    is_pred_type,
+    tuple_type,
+)
+from neuron_cc.transforms.while_loop_all_reduce_setup import run_setup
+
+
+@dataclass
+class _Context:
+    remarks: Remarks
+    reference: tuple[tuple[int, ...], ...] | None
+    replicas: int
+    partitions: int
+    enable_reduce_scatter: bool
+    next_channel: int
+    replication: ReplicationAnalysis | None = None
+
+    def replicated(self, value: SSAValue, op: CollectiveOp) -> bool:
+        if self.replication is None:
+            self.replication = ReplicationAnalysis(self.replicas, self.partitions)
+        groups = flattened_participants(
+            op.replica_groups.groups(), op.mode(), self.replicas, self.partitions
+        )
+        return self.replication.is_replicated_within(value, groups)
+
+    def channel(self) -> IntegerAttr:
+        attr = IntegerAttr(self.next_channel, 64)
+        self.next_channel += 1
+        return attr
+
+
+def _basic_problem(op: CollectiveOp, ctx: _Context) -> str | None:
+    if len(op.operands) != 1:
+        return "tuple-shaped collectives are not moved"
+    kind = reduction_kind(op.regions[0])
+    if kind != "hlo.add":
+        return f"reduction is {kind[4:] if kind else 'not a simple binary op'}, not add"
+    element = op.operands[0].type
+    if isinstance(element, TensorType) and is_pred_type(element.element_type):
+        return f"element type {element_type_name(element.element_type)} is not supported"
+    if op.constrain_layout is not None:
+        return "constrain_layout is set"
+    if not matches_reference(op.replica_groups.groups(), ctx.reference):
+        return "replica groups do not match reference-replica-groups"
+    return None
+
+
+def _check(op: CollectiveOp, loop: WhileOp, ctx: _Context) -> list[Accumulation]:
+    """The accumulations of `op` if it can move (raises NotMovable with the reason)."""
+    problem = _basic_problem(op, ctx)
+    if problem is not None:
+        raise NotMovable(problem)
+    body = loop.body.blocks[0]
+    if isinstance(op, ReduceScatterOp):
+        accumulations = trace_accumulations(op, body, forwarding=())
+        if any(a.buffer_chain or a.dynamic_slice or a.selects for a in accumulations):
+            raise NotMovable("a reduce_scatter accumulation must be a direct add into the buffer")
+    else:
+        accumulations = trace_accumulations(op, body)
+    for acc in accumulations:
+        _check_slot(acc, loop, op, ctx)
+    return accumulations
+
+
+def _check_slot(acc: Accumulation, loop: WhileOp, op: CollectiveOp, ctx: _Context) -> None:
+    arg = loop.body.blocks[0].args[0]
+    consumers: list[Operation] = [acc.add]
+    if acc.buffer_chain:
+        consumers.append(acc.buffer_chain[0])
+    if acc.dynamic_slice is not None:
+        consumers.append(acc.dynamic_slice)
+    if acc.dynamic_update_slice is not None:
+        consumers.append(acc.dynamic_update_slice)
+    problem = buffer_users_problem(arg, acc.slot, consumers)
+    if problem is not None:
+        raise NotMovable(problem)
+    if _condition_reads(loop, acc.slot):
+        raise NotMovable("accumulation buffer is read by the loop condition")
+    _check_replicated(acc, op, ctx)
+
+
+def _condition_reads(loop: WhileOp, slot: int) -> bool:
+    """Whether the loop condition may read tuple slot `slot` (stricter than XLA, §6.2)."""
+    for use in loop.condition.blocks[0].args[0].uses:
+        user = use.operation
+        if not isinstance(user, GetTupleElementOp) or user.index.value.data == slot:
+            return True
+    return False
+
+
+def _check_replicated(acc: Accumulation, op: CollectiveOp, ctx: _Context) -> None:
+    """Select predicates and DS/DUS indices must agree within every replica group."""
+    for select in acc.selects:
+        if not ctx.replicated(select.pred, op):
+            raise NotMovable("select predicate is not replicated within the replica groups")
+    if acc.dynamic_slice is not None:
+        for index in acc.dynamic_slice.start_indices:
+            if not ctx.replicated(index, op):
+                raise NotMovable(
+                    "dynamic-update-slice index is not replicated within the replica groups"
+                )
+
+
+def _zero(t: Attribute) -> ConstantOp:
+    if not isinstance(t, TensorType):
+        raise NotMovable(f"cannot build a zero of type {t}")
+    value = 0.0 if is_float_type(t.element_type) else 0
+    return ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value]))  # pyright: ignore[reportArgumentType]
+
+
+def _init_slots(loop: WhileOp) -> list[SSAValue]:
+    """The init's per-slot values (gtes inserted before the loop unless it is a tuple op)."""
+    init = loop.init
+    owner = init.owner
+    if isinstance(owner, TupleOp):
+        return list(owner.elements)
+    t = init.type
+    if not isinstance(t, TupleType):
+        raise NotMovable("the loop-carried value is not a tuple")
+    gtes = [GetTupleElementOp(init, i) for i in range(len(t.types.data))]
+    Rewriter.insert_op(gtes, InsertPoint.before(loop))
+    return [g.result for g in gtes]
+
+
+def _widen(loop: WhileOp, slot: int, wide: Attribute) -> None:
+    """Re-type slot `slot` of the loop (result, body and condition arguments, their gtes)."""
+    t = loop.result.type
+    if not isinstance(t, TupleType):
+        return
+    types: list[Attribute] = list(t.types.data)
+    types[slot] = wide
+    new = tuple_type(types)
+    for region in (loop.body, loop.condition):
+        arg = Rewriter.replace_value_with_new_type(region.blocks[0].args[0], new)
+        for use in list(arg.uses):
+            user = use.operation
+            if isinstance(user, GetTupleElementOp) and user.index.value.data == slot:
+                Rewriter.replace_value_with_new_type(user.result, wide)
+    Rewriter.replace_value_with_new_type(loop.result, new)
+
+
+def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) -> list[Operation]:
+    """gte -> [convert] -> collective -> [convert] -> add(init, .) after the loop."""
+    op = acc.collective
+    ops: list[Operation] = []
+    g = GetTupleElementOp(loop.result, acc.slot)
+    ops.append(g)
+    value: SSAValue = g.result
+    buffer = value.type
+    element = op.operands[0].type.element_type  # pyright: ignore[reportAttributeAccessIssue]
+    if isinstance(buffer, TensorType) and buffer.element_type != element:
+        down = ConvertOp.create(
+            operands=[value], result_types=[TensorType(element, buffer.get_shape())]
+        )
+        ops.append(down)
+        value = down.results[0]
+    props = dict(op.properties)
+    if "channel_id" in props:
+        props["channel_id"] = ctx.channel()
+    result_type = value.type if isinstance(op, AllReduceOp) else op.results[0].type
+    if (
+        isinstance(op, ReduceScatterOp)
+        and isinstance(buffer, TensorType)
+        and buffer.element_type != element
+    ):
+        result_type = TensorType(element, op.results[0].type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    moved = type(op).create(
+        operands=[value],
+        result_types=[result_type],
+        properties=props,
+        attributes=dict(op.attributes),
+        regions=[r.clone() for r in op.regions],
+    )
+    ops.append(moved)
+    value = moved.results[0]
+    if value.type.element_type != init.type.element_type:  # pyright: ignore[reportAttributeAccessIssue]
+        up = ConvertOp.create(
+            operands=[value],
+            result_types=[TensorType(init.type.element_type, value.type.get_shape())],  # pyright: ignore[reportAttributeAccessIssue]
+        )
+        ops.append(up)
+        value = up.results[0]
+    ops.append(AddOp.create(operands=[init, value], result_types=[init.type]))
+    return ops
+
+
+def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) -> None:
+    old_uses = list(loop.result.uses)
+    slots = _init_slots(loop)
+    old_inits = {acc.slot: slots[acc.slot] for acc in accumulations}
+    new_slots = list(slots)
+    zeros: list[Operation] = []
+    for acc in accumulations:
+        wide = (
+            acc.collective.operands[0].type
+            if isinstance(acc.collective, ReduceScatterOp)
+            else slots[acc.slot].type
+        )
+        if isinstance(acc.collective, ReduceScatterOp):
+            wide = TensorType(slots[acc.slot].type.element_type, wide.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+        zero = _zero(wide)
+        zeros.append(zero)
+        new_slots[acc.slot] = zero.results[0]
+    init = TupleOp(new_slots)
+    Rewriter.insert_op([*zeros, init], InsertPoint.before(loop))
+    loop.operands[0] = init.result
+    collectives = {id(a.collective): a.collective for a in accumulations}
+    for acc in accumulations:
+        if isinstance(acc.collective, ReduceScatterOp):
+            _widen(loop, acc.slot, new_slots[acc.slot].type)
+            Rewriter.replace_value_with_new_type(acc.add.results[0], new_slots[acc.slot].type)
+    for op in collectives.values():
+        op.results[0].replace_all_uses_with(op.operands[0])
+        Rewriter.erase_op(op)
+    _retype_root(loop)
+    after: list[Operation] = []
+    finals: dict[int, SSAValue] = {}
+    for acc in sorted(accumulations, key=lambda a: a.slot):
+        ops = _post_loop(loop, acc, old_inits[acc.slot], ctx)
+        after.extend(ops)
+        finals[acc.slot] = ops[-1].results[0]
+    _replace_loop_result(loop, finals, after, old_uses)
+
+
+def _retype_root(loop: WhileOp) -> None:
+    """The body's returned tuple type follows its (possibly re-typed) elements."""
+    body = loop.body.blocks[0]
+    root = body.last_op.operands[0].owner if body.last_op else None
+    if isinstance(root, TupleOp):
+        new = tuple_type([e.type for e in root.elements])
+        if new != root.result.type:
+            Rewriter.replace_value_with_new_type(root.result, new)
+
+
+def _replace_loop_result(
+    loop: WhileOp, finals: dict[int, SSAValue], after: list[Operation], old_uses: list[Use]
+) -> None:
+    t = loop.result.type
+    count = len(t.types.data) if isinstance(t, TupleType) else 0
+    parts: list[SSAValue] = []
+    for i in range(count):
+        if i in finals:
+            parts.append(finals[i])
+        else:
+            g = GetTupleElementOp(loop.result, i)
+            after.append(g)
+            parts.append(g.result)
+    result = TupleOp(parts)
+    after.append(result)
+    Rewriter.insert_op(after, InsertPoint.after(loop))
+    for use in old_uses:
+        use.operation.operands[use.index] = result.result
+
+
+def _candidates(body: Block, enable_rs: bool) -> list[CollectiveOp]:
+    kinds: tuple[type[CollectiveOp], ...] = (
+        (AllReduceOp, ReduceScatterOp) if enable_rs else (AllReduceOp,)
+    )
+    return [op for op in body.ops if isinstance(op, kinds)]
+
+
+def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
+    body = loop.body.blocks[0]
+    if setup:
+        run_setup(body, ctx.enable_reduce_scatter)
+    if not isinstance(loop.result.type, TupleType):
+        for op in _candidates(body, ctx.enable_reduce_scatter):
+            ctx.remarks.remark(op, "the loop-carried value is not a tuple")
+        return
+    movable: list[Accumulation] = []
+    for op in _candidates(body, ctx.enable_reduce_scatter):
+        try:
+            accumulations = _check(op, loop, ctx)
+        except NotMovable as e:
+            ctx.remarks.remark(op, str(e))
+            continue
+        ctx.remarks.remark(op, "moved")
+        movable.extend(accumulations)
+    slots = [a.slot for a in movable]
+    if movable and len(set(slots)) == len(slots):
+        _rewrite(loop, movable, ctx)
+
+
+@dataclass(frozen=True)
+class WhileLoopAllReduceCodeMotionPass(ModulePass):
+    """Sink add-accumulated all-reduces (and reduce-scatters) out of while loops."""
+
+    name = "neuron-while-loop-all-reduce-code-motion"
+
+    enable_reduce_scatter: bool = False
+    run_setup_passes: bool = False
+    reference_replica_groups: str = ""
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            reference = parse_reference_groups(self.reference_replica_groups)
+        except ValueError as e:
+            raise PassFailedException(str(e)) from None
+        replicas, partitions = device_counts(op)
+        remarks = Remarks(self.name, self.remarks)
+        loops = [w for w in op.walk() if isinstance(w, WhileOp)]
+        if partitions > 1 and USE_SPMD_ATTR not in op.attributes:
+            for loop in loops:
+                for c in _candidates(loop.body.blocks[0], self.enable_reduce_scatter):
+                    remarks.remark(c, "num_partitions > 1 without hlo.use_spmd_partitioning")
+            return
+        state = _Context(
+            remarks,
+            reference,
+            replicas,
+            partitions,
+            self.enable_reduce_scatter,
+            next_channel_id(op.walk()),
+        )
+        for loop in reversed(loops):  # innermost first
+            process_loop(loop, state, self.run_setup_passes)

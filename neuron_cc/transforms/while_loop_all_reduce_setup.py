@@ -1,0 +1,103 @@
+"""The setup rewrites of neuron-while-loop-all-reduce-code-motion (`run-setup-passes=true`).
+
+Not a pass of its own: they run on a loop body before the legality checks so that more
+accumulations have the canonical `add(C(x), buffer)` shape:
+
+- `convert(C(x))` -> `C(convert(x))` for an all_reduce / reduce_scatter C whose only use is the
+  convert (the reduction region is rebuilt at the converted element type). Not for an
+  all_reduce whose operand is itself a convert from the target type (`convert(AR(convert(y)))`
+  back to y's type): that all-reduce stays in the narrow type, like XLA's setup.
+- `transpose(RS(x))` -> `RS(transpose(x))` with the scatter dimension moved along.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Block, Operation
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from neuron_cc.analysis.reductions import build_reduction_region, reduction_kind
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
+from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
+from neuron_cc.dialects.hlo.data_movement import TransposeOp
+from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
+
+
+def _only_user(op: Operation) -> Operation | None:
+    uses = list(op.results[0].uses)
+    return uses[0].operation if len(uses) == 1 else None
+
+
+def _sink_convert(op: AllReduceOp | ReduceScatterOp) -> bool:
+    convert = _only_user(op)
+    if not isinstance(convert, ConvertOp) or len(op.operands) != 1:
+        return False
+    target = convert.result.type
+    operand = op.operands[0]
+    if not isinstance(target, TensorType) or not isinstance(operand.type, TensorType):
+        return False
+    element = target.element_type
+    source = operand.owner
+    if isinstance(op, AllReduceOp) and isinstance(source, ConvertOp):
+        if source.operand.type.element_type == element:  # pyright: ignore[reportAttributeAccessIssue]
+            return False  # converted back to its own source type: keep the narrow all-reduce
+    kind = reduction_kind(op.to_apply)
+    if kind is None:
+        return False
+    wide_in = ConvertOp.create(
+        operands=[operand], result_types=[TensorType(element, operand.type.get_shape())]
+    )
+    moved = type(op).create(
+        operands=[wide_in.results[0]],
+        result_types=[target],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[build_reduction_region(kind, element)],
+    )
+    Rewriter.insert_op([wide_in, moved], InsertPoint.before(op))
+    convert.result.replace_all_uses_with(moved.results[0])
+    moved.results[0].name_hint = op.results[0].name_hint
+    Rewriter.erase_op(convert)
+    Rewriter.erase_op(op)
+    return True
+
+
+def _sink_transpose(op: ReduceScatterOp) -> bool:
+    transpose = _only_user(op)
+    if not isinstance(transpose, TransposeOp) or len(op.operands) != 1:
+        return False
+    perm = transpose.permutation.data
+    operand = op.operands[0]
+    shape = operand.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+    element = operand.type.element_type  # pyright: ignore[reportAttributeAccessIssue]
+    moved_in = TransposeOp.create(
+        operands=[operand],
+        result_types=[TensorType(element, [shape[p] for p in perm])],
+        properties={"permutation": DimensionsAttr(perm)},
+    )
+    dim = op.scatter_dimension.value.data
+    props = dict(op.properties)
+    props["scatter_dimension"] = IntegerAttr(perm.index(dim), 64)
+    moved = ReduceScatterOp.create(
+        operands=[moved_in.results[0]],
+        result_types=[transpose.result.type],
+        properties=props,
+        attributes=dict(op.attributes),
+        regions=[op.to_apply.clone()],
+    )
+    Rewriter.insert_op([moved_in, moved], InsertPoint.before(op))
+    transpose.result.replace_all_uses_with(moved.results[0])
+    moved.results[0].name_hint = op.results[0].name_hint
+    Rewriter.erase_op(transpose)
+    Rewriter.erase_op(op)
+    return True
+
+
+def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
+    """Apply the setup rewrites to every collective directly in `body` (one walk)."""
+    for op in list(body.ops):
+        if isinstance(op, AllReduceOp):
+            _sink_convert(op)
+        elif enable_reduce_scatter and isinstance(op, ReduceScatterOp):
+            if not _sink_convert(op):
+                _sink_transpose(op)
