@@ -16,7 +16,8 @@ collectives pass through unchanged (never wrapped in a one-element tuple).
 
 In a mixed-type collective (see legalize-ccops-for-tensorizer) the reduction region is typed
 for one element type; each clone gets a simple reducer of the same kind at its own operand's
-element type.
+element type; if the region is not such a simple reducer the collective is left unchanged
+(with a remark on stderr).
 
 Follows the reference compiler's DecomposeCCOps: it walks only the ENTRY computation's
 instructions (`all-computations=true` also processes nested regions and every function), and
@@ -38,6 +39,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.collective_candidates import collect
 from neuron_cc.analysis.reductions import build_reduction_region, reduction_kind
+from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import TupleOp
 
@@ -54,6 +56,14 @@ def _region_for(region: Region, element: Attribute) -> Region:
         if kind is not None:
             return build_reduction_region(kind, element)
     return region.clone()
+
+
+def _regions_retypable(op: Operation) -> bool:
+    """Every clone can get a reducer of its own element type."""
+    if not op.regions:
+        return True
+    elements = {v.type.element_type for v in op.operands if isinstance(v.type, TensorType)}
+    return len(elements) <= 1 or reduction_kind(op.regions[0]) is not None
 
 
 def clone_for_operand(op: Operation, result: TupleType, index: int) -> Operation:
@@ -91,9 +101,18 @@ class DecomposeCcOpsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         candidates = collect(op, CANDIDATES, entry_only=not self.all_computations)
+        remarks = Remarks(self.name, enabled=True)
         k = 0
         for collective in candidates:
             result = collective.results[0].type
-            if isinstance(result, TupleType):
-                decompose(collective, result, k)
-                k += 1
+            if not isinstance(result, TupleType):
+                continue
+            if not _regions_retypable(collective):
+                remarks.remark(
+                    collective,
+                    "not decomposed: its operands have different element types and its "
+                    "reduction region is not a simple elementwise reducer",
+                )
+                continue
+            decompose(collective, result, k)
+            k += 1

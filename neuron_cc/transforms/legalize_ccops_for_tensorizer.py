@@ -27,8 +27,10 @@ Promotion rule (DESIGN §6.5):
 | same-width signed + unsigned ints, e.g. s32 + u32 | the signed int of twice the width (s64) | the narrowest type representing both |
 | s64 + u64 | not rewritten (remark) | no supported type represents both |
 
-The up-cast is exact except when a float meets a wider int (f32 in s64 truncates), as in the
-reference. New ops carry no name hints. When anything was up-cast, exactly one warning is
+The up-cast is exact between floats and from narrower to wider ints, but an int promoted to a
+float of the same or smaller width rounds (s32 -> f32 above 2**24, s16 -> bf16 above 2**8) and
+a float promoted to an int truncates (f32 in s64), as in the reference. An and/or/xor reducer
+is not rebuilt at a float type (remark). New ops carry no name hints. When anything was up-cast, exactly one warning is
 printed to stderr; a collective whose reduction region is not a simple add / multiply /
 maximum / minimum / and / or / xor is left unchanged with a remark (the reference has no such
 regions to handle).
@@ -65,6 +67,7 @@ WARNING = (
     "type. This may result in a performance penalty."
 )
 CANDIDATES = (AllGatherOp, AllReduceOp, ReduceScatterOp)
+_BITWISE = frozenset({"hlo.and", "hlo.or", "hlo.xor"})
 
 
 def bit_width(t: Attribute) -> int:
@@ -124,6 +127,9 @@ def legalize(op: Operation, result: TupleType) -> bool:
         kind = reduction_kind(op.regions[0])
         if kind is None:
             _remark(op, "its reduction region is not a simple elementwise reducer")
+            return False
+        if kind in _BITWISE and is_float_type(wide):
+            _remark(op, f"a {kind[4:]} reduction cannot run at {element_type_name(wide)}")
             return False
         regions = [build_reduction_region(kind, wide)]
     before: list[Operation] = []

@@ -14,7 +14,9 @@ Follows the reference compiler's CPU collective legaliser. Difference (DESIGN §
 turn cross_replica_and_partition / flattened_id / cross_partition groups into cross_replica
 groups with the same ids, which only means the same thing when num_partitions == 1; with more
 partitions the pass fails with "legalize-cpu-cc-ops requires num_partitions == 1 (got N)" and
-leaves the module untouched (the reference rewrites anyway). It is the inverse of a channel-id
+leaves the module untouched (the reference rewrites anyway). all_to_all, collective_broadcast and
+collective_permute with a channel id are cross_partition: erasing it turns partition ids into
+replica ids, so for them the pass also requires num_replicas == 1 (else it fails, unchanged). It is the inverse of a channel-id
 uniquifier: running it before one that re-assigns ids is order-sensitive.
 
 ```mlir
@@ -53,6 +55,7 @@ CANDIDATES = (
     CollectivePermuteOp,
 )
 _CLEARED = ("use_global_device_ids", "channel_id")
+_CROSS_PARTITION = (AllToAllOp, CollectiveBroadcastOp, CollectivePermuteOp)
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,18 @@ class LegalizeCpuCcOpsPass(ModulePass):
             raise PassFailedException(
                 f"legalize-cpu-cc-ops requires num_partitions == 1 (got {partitions})"
             )
+        replicas, _ = device_counts(op)
+        for collective in candidates:
+            if (
+                isinstance(collective, _CROSS_PARTITION)
+                and collective.properties.get("channel_id") is not None
+                and replicas != 1
+            ):
+                raise PassFailedException(
+                    f"legalize-cpu-cc-ops: erasing the channel id of {collective.name} turns its "
+                    f"partition groups into replica groups; this needs num_replicas == 1 "
+                    f"(got {replicas})"
+                )
         for collective in candidates:
             for name in _CLEARED:
                 collective.properties.pop(name, None)
