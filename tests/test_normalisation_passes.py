@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TupleType
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.entry import find_entry
 from neuron_cc.analysis.replica_groups import device_counts

@@ -95,6 +95,12 @@ class NeuronOptMain(xDSLOptMain):
         )
         arg_parser.add_argument("--equivalence-seed", type=int, default=0)
         arg_parser.add_argument(
+            "--pass-remarks",
+            default=False,
+            action="store_true",
+            help="every pass prints its optimisation remarks (what moved, and why not) to stderr",
+        )
+        arg_parser.add_argument(
             "--input",
             choices=("mlir", "hlo"),
             default=None,
@@ -119,6 +125,11 @@ class NeuronOptMain(xDSLOptMain):
         arg_parser.error = error
 
     def setup_pipeline(self) -> None:
+        if self.args.pass_remarks:
+            from neuron_cc.analysis import remarks
+
+            remarks.FORCE_REMARKS = True
+
         def callback(
             previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
         ) -> None:
