@@ -35,7 +35,8 @@ def test_every_pass_loads_and_names_match() -> None:
         assert issubclass(cls, ModulePass)
         assert cls.name == name
         assert cls.__doc__
-        assert cls.__module__ == "neuron_cc.transforms." + name.replace("-", "_")
+        # One module per pass, named after the pass (without the `neuron-` prefix).
+        assert cls.__module__ == "neuron_cc.transforms." + name.removeprefix("neuron-").replace("-", "_")
 
 
 def test_universe_is_discovered_by_xdsl() -> None:

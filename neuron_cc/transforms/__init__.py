@@ -25,7 +25,7 @@ _PASSES = {
         "move_all_gather_while_loop",
         "MoveAllGatherWhileLoopPass",
     ),
-    "neuron-default-pipeline": ("neuron_default_pipeline", "NeuronDefaultPipelinePass"),
+    "neuron-default-pipeline": ("default_pipeline", "NeuronDefaultPipelinePass"),
     "neuron-duplicate-parameter-all-gather-remover": (
         "duplicate_parameter_all_gather_remover",
         "DuplicateParameterAllGatherRemoverPass",
