@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from xdsl.dialects.builtin import IntegerType, TensorType, TupleType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -259,15 +259,18 @@ class LoopInfo:
 
     def value_range(self, v: SSAValue) -> Interval | None:
         """An interval holding every value of scalar integer/pred `v` (None: unknown)."""
-        if v in self._ranges:
-            return self._ranges[v]
-        self._ranges[v] = None
+        if v not in self._ranges:
+            _evaluate(v, self._ranges, self._range_of)
+        return self._ranges[v]
+
+    def _range_of(self, v: SSAValue) -> Interval | None:
         element = scalar_element(v)
         bounds = int_bounds(element) if element is not None else None
-        r = self._compute_range(v) if bounds is not None else None
-        if r is not None and bounds is not None and (r[0] < bounds[0] or r[1] > bounds[1]):
-            r = None
-        self._ranges[v] = r
+        if bounds is None:
+            return None
+        r = self._compute_range(v)
+        if r is not None and (r[0] < bounds[0] or r[1] > bounds[1]):
+            return None
         return r
 
     def _compute_range(self, v: SSAValue) -> Interval | None:
@@ -283,12 +286,9 @@ class LoopInfo:
 
     def affine(self, v: SSAValue) -> Affine | None:
         """`v` as `coef * slot + offset` (integer scalars; None when not affine)."""
-        if v in self._affines:
-            return self._affines[v]
-        self._affines[v] = None
-        a = self._compute_affine(v)
-        self._affines[v] = a
-        return a
+        if v not in self._affines:
+            _evaluate(v, self._affines, self._compute_affine)
+        return self._affines[v]
 
     def _compute_affine(self, v: SSAValue) -> Affine | None:
         element = scalar_element(v)
@@ -310,6 +310,37 @@ class LoopInfo:
         if a is None or a.slot is None or a.coef != 1 or a.offset != 0:
             return None
         return a.slot if a.slot in self.induction else None
+
+
+_T = TypeVar("_T")
+
+
+def _dependencies(v: SSAValue) -> list[SSAValue]:
+    """The values the rules for `v` query (its operands, or the tuple element a gte reads)."""
+    op = v.owner
+    if isinstance(op, GetTupleElementOp):
+        element = tuple_element(op.tuple_, op.index.value.data)
+        return [element] if element is not None else []
+    if isinstance(op, Operation) and type(op) in _RANGE_RULES:
+        return list(op.operands)
+    return []
+
+
+def _evaluate(
+    v: SSAValue, cache: dict[SSAValue, _T | None], compute: Callable[[SSAValue], _T | None]
+) -> None:
+    """Fill `cache[v]`, evaluating its dependencies first, bottom-up and without recursion
+    (long chains of index arithmetic cannot exhaust Python's stack)."""
+    stack: list[tuple[SSAValue, bool]] = [(v, False)]
+    while stack:
+        x, ready = stack.pop()
+        if x in cache:
+            continue
+        if ready:
+            cache[x] = compute(x)
+            continue
+        stack.append((x, True))
+        stack.extend((d, False) for d in _dependencies(x) if d not in cache)
 
 
 def analyze_loop(loop: WhileOp) -> LoopInfo | None:

@@ -1,0 +1,30 @@
+"""Print the README's per-case table of the default loop pipeline on the corpus.
+
+For every spmd.hlo: collectives inside loops before/after `-p neuron-default-pipeline`, and the
+collective launches (interpreter, 8 devices, the case's inputs) before -> after.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.test_default_pipeline_corpus import CASES, pipeline_case  # noqa: E402
+
+
+def main() -> None:
+    print("| case | collectives in loops before | after | launches before -> after |")
+    print("|---|---|---|---|")
+    for case in CASES:
+        r = pipeline_case(case)
+        before = ", ".join(n[4:] for n in r["before_loops"]) or "-"
+        after = ", ".join(n[4:] for n in r["after_loops"]) or "-"
+        launches = ", ".join(f"{k} {b} -> {a}" for k, (b, a) in sorted(r["launches"].items())) or "-"
+        print(f"| {case} | {before} | {after} | {launches} |")
+
+
+if __name__ == "__main__":
+    main()
