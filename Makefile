@@ -15,7 +15,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: venv
-	$(BIN)/neuron-opt examples/grad_accum.mlir -p hlo-dce
+	@mkdir -p build
+	$(BIN)/neuron-opt examples/grad_accum.mlir -p hlo-dce,neuron-default-pipeline \
+		--verify-equivalence -o build/grad_accum.opt.mlir
+	@echo "== examples/grad_accum.mlir after hlo-dce,neuron-default-pipeline"
+	@cat build/grad_accum.opt.mlir
+	@echo "== collectives before (8 simulated devices, random inputs)"
+	@$(BIN)/neuron-run examples/grad_accum.mlir --random-inputs 0 --stats
+	@echo "== collectives after"
+	@$(BIN)/neuron-run build/grad_accum.opt.mlir --random-inputs 0 --stats
 
 lint: venv
 	$(BIN)/ruff check neuron_cc tests tools

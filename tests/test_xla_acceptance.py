@@ -25,12 +25,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.dialects.hlo.types import element_type_name, tensor_type
+from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 from tests.xla_runner import ReplicaRewriteError, partitions_to_replicas
@@ -42,6 +44,8 @@ FILES = sorted(CORPUS.glob("*/*.hlo"))
 SPMD_CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
 DEVICES = 8
 BROKEN = "psum_subgroups_2x4+broken_groups"  # a wrong program the oracle must reject
+PIPELINE = "+default_pipeline"
+BF16_PROGRAMS = {"grad_accum_bf16_convert", "fsdp_allgather_bf16_convert"}
 
 # HLO opcode -> XLA's HloOpcode member name.
 COLLECTIVES = {
@@ -219,6 +223,10 @@ def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
             continue
         module.verify()
         jobs.append(_job(case, module, case, out))
+        transformed = _spmd(case)
+        NeuronDefaultPipelinePass().apply(Context(), transformed)
+        transformed.verify()
+        jobs.append(_job(case + PIPELINE, partitions_to_replicas(transformed), case, out))
     jobs.append(_broken_job(out))
     manifest, results = out / "manifest.json", out / "results.json"
     manifest.write_text(json.dumps({"devices": DEVICES, "cases": jobs}))
@@ -271,6 +279,33 @@ def test_spmd_export_runs_on_xla_cpu_and_matches_oracle(case: str, execution: Ex
     if case in execution.skipped:
         pytest.skip(execution.skipped[case])
     _check_outputs(execution, case, case)
+
+
+@pytest.mark.parametrize("case", SPMD_CASES)
+def test_pipeline_output_runs_on_xla_cpu_and_matches_oracle(
+    case: str, execution: Execution
+) -> None:
+    """The default loop pipeline's result, exported, still computes XLA's outputs on XLA:CPU.
+
+    Moving a collective out of a loop reassociates float sums; where the program rounds to
+    bf16 (two cases) the comparison is at bf16 scale of the output.
+    """
+    if case in execution.skipped:
+        pytest.skip(execution.skipped[case])
+    name = case + PIPELINE
+    result = execution.results[name]
+    assert result["status"] == "ok", f"{result['stage']} failed: {result['message']}"
+    data, num_outputs = _oracle(case)
+    got = np.load(execution.outputs[name])
+    assert len(result["dtypes"]) == num_outputs
+    for j in range(num_outputs):
+        for p in range(DEVICES):
+            want, value = _expected(data, j, p), got[f"out{j}_dev{p}"]
+            if case in BF16_PROGRAMS:
+                bound = 2.0**-6 * float(np.max(np.abs(want)))
+                assert float(np.max(np.abs(value.astype(np.float64) - want))) <= bound
+            else:
+                _compare(value, want, result["dtypes"][j], f"{name}: output {j} of device {p}")
 
 
 def test_reexecution_ran_cases(execution: Execution) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp
@@ -32,6 +32,7 @@ from neuron_cc.dialects.hlo.data_movement import (
 )
 from neuron_cc.dialects.hlo.elementwise import AddOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp, SelectOp
+from neuron_cc.dialects.hlo.types import is_float_type
 
 SHAPE_FORWARDING = (ConvertOp, BitcastOp, ReshapeOp, TransposeOp)
 VALUE_FORWARDING = (*SHAPE_FORWARDING, SliceOp)
@@ -168,6 +169,11 @@ def _value_users(
             user = use.operation
             if isinstance(user, AddOp):
                 found.append((user, value, selects))
+            elif isinstance(user, ConvertOp) and not _float_to_float(user):
+                raise NotMovable(
+                    "a convert between non-float types does not commute with the sum: "
+                    f"{user.operand.type} -> {user.result.type}"
+                )
             elif isinstance(user, forwarding):
                 stack.append((user.results[0], selects))
             elif allow_select and isinstance(user, SelectOp) and _select_against_zero(user, value):
@@ -177,6 +183,16 @@ def _value_users(
                     f"unsupported operation on the collective's result: {user.name[4:]}"
                 )
     return found
+
+
+def _float_to_float(op: ConvertOp) -> bool:
+    a, b = op.operand.type, op.result.type
+    return (
+        isinstance(a, TensorType)
+        and isinstance(b, TensorType)
+        and is_float_type(a.element_type)
+        and is_float_type(b.element_type)
+    )
 
 
 def _select_against_zero(op: SelectOp, value: SSAValue) -> bool:

@@ -57,6 +57,7 @@ from neuron_cc.analysis.accumulation import (
 )
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
+from neuron_cc.analysis.while_loops import erase_if_dead, while_ops_post_order
 from neuron_cc.analysis.replica_groups import (
     USE_SPMD_ATTR,
     device_counts,
@@ -69,6 +70,8 @@ from neuron_cc.analysis.replication import ReplicationAnalysis
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise import AddOp
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
+from neuron_cc.dialects.hlo.data_movement import BroadcastOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
@@ -127,8 +130,14 @@ def _check(op: CollectiveOp, loop: WhileOp, ctx: _Context) -> list[Accumulation]
     body = loop.body.blocks[0]
     if isinstance(op, ReduceScatterOp):
         accumulations = trace_accumulations(op, body, forwarding=())
-        if any(a.buffer_chain or a.dynamic_slice or a.selects for a in accumulations):
+        if any(a.buffer_chain or a.dynamic_slice for a in accumulations):
             raise NotMovable("a reduce_scatter accumulation must be a direct add into the buffer")
+        for acc in accumulations:
+            for select in acc.selects:
+                if _scalar_of_broadcast(select.pred) is None:
+                    raise NotMovable(
+                        "select predicate on a reduce_scatter result is not a broadcast scalar"
+                    )
     else:
         accumulations = trace_accumulations(op, body)
     for acc in accumulations:
@@ -173,6 +182,35 @@ def _check_replicated(acc: Accumulation, op: CollectiveOp, ctx: _Context) -> Non
                 raise NotMovable(
                     "dynamic-update-slice index is not replicated within the replica groups"
                 )
+
+
+def _scalar_of_broadcast(value: SSAValue) -> SSAValue | None:
+    """The rank-0 operand of `broadcast(scalar)`, else None."""
+    owner = value.owner
+    if not isinstance(owner, BroadcastOp):
+        return None
+    t = owner.operand.type
+    return owner.operand if isinstance(t, TensorType) and not t.get_shape() else None
+
+
+def _widen_selects(acc: Accumulation, wide: TensorType[Attribute]) -> None:
+    """select(broadcast(p), RS, 0) at the pre-scatter shape: re-broadcast p, widen the zero."""
+    for select in acc.selects:
+        scalar = _scalar_of_broadcast(select.pred)
+        if scalar is None:
+            continue
+        shape = wide.get_shape()
+        pred = BroadcastOp.create(
+            operands=[scalar],
+            result_types=[TensorType(scalar.type.element_type, shape)],  # pyright: ignore[reportAttributeAccessIssue]
+            properties={"dimensions": DimensionsAttr(())},
+        )
+        zero = _zero(wide)
+        Rewriter.insert_op([pred, zero], InsertPoint.before(select))
+        select.operands[0] = pred.results[0]
+        zero_index = 2 if select.on_true.type == wide else 1
+        select.operands[zero_index] = zero.results[0]
+        Rewriter.replace_value_with_new_type(select.results[0], wide)
 
 
 def _zero(t: Attribute) -> ConstantOp:
@@ -277,6 +315,7 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
         new_slots[acc.slot] = zero.results[0]
     init = TupleOp(new_slots)
     Rewriter.insert_op([*zeros, init], InsertPoint.before(loop))
+    old_init = loop.init.owner
     loop.operands[0] = init.result
     collectives = {id(a.collective): a.collective for a in accumulations}
     for acc in accumulations:
@@ -286,6 +325,9 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
     for op in collectives.values():
         op.results[0].replace_all_uses_with(op.operands[0])
         Rewriter.erase_op(op)
+    for acc in accumulations:
+        if isinstance(acc.collective, ReduceScatterOp) and acc.selects:
+            _widen_selects(acc, new_slots[acc.slot].type)  # pyright: ignore[reportArgumentType]
     _retype_root(loop)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
@@ -294,6 +336,8 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
         after.extend(ops)
         finals[acc.slot] = ops[-1].results[0]
     _replace_loop_result(loop, finals, after, old_uses)
+    if isinstance(old_init, Operation):
+        erase_if_dead(old_init)  # after the post-loop adds took the old init values
 
 
 def _retype_root(loop: WhileOp) -> None:
@@ -309,20 +353,35 @@ def _retype_root(loop: WhileOp) -> None:
 def _replace_loop_result(
     loop: WhileOp, finals: dict[int, SSAValue], after: list[Operation], old_uses: list[Use]
 ) -> None:
+    """Old `gte(loop, k)` of accumulated slots read the final values directly (so an outer
+    loop sees the same accumulation shape again); whole-tuple uses get a rebuilt tuple."""
+    Rewriter.insert_op(after, InsertPoint.after(loop))
+    whole: list[Use] = []
+    for use in old_uses:
+        user = use.operation
+        if isinstance(user, GetTupleElementOp):
+            final = finals.get(user.index.value.data)
+            if final is not None:
+                user.result.replace_all_uses_with(final)
+                Rewriter.erase_op(user)
+        else:
+            whole.append(use)
+    if not whole:
+        return
     t = loop.result.type
     count = len(t.types.data) if isinstance(t, TupleType) else 0
     parts: list[SSAValue] = []
+    extra: list[Operation] = []
     for i in range(count):
         if i in finals:
             parts.append(finals[i])
         else:
             g = GetTupleElementOp(loop.result, i)
-            after.append(g)
+            extra.append(g)
             parts.append(g.result)
     result = TupleOp(parts)
-    after.append(result)
-    Rewriter.insert_op(after, InsertPoint.after(loop))
-    for use in old_uses:
+    Rewriter.insert_op([*extra, result], InsertPoint.after(after[-1] if after else loop))
+    for use in whole:
         use.operation.operands[use.index] = result.result
 
 
@@ -373,7 +432,7 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             raise PassFailedException(str(e)) from None
         replicas, partitions = device_counts(op)
         remarks = Remarks(self.name, self.remarks)
-        loops = [w for w in op.walk() if isinstance(w, WhileOp)]
+        loops = while_ops_post_order(op)
         if partitions > 1 and USE_SPMD_ATTR not in op.attributes:
             for loop in loops:
                 for c in _candidates(loop.body.blocks[0], self.enable_reduce_scatter):
@@ -387,5 +446,5 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             self.enable_reduce_scatter,
             next_channel_id(op.walk()),
         )
-        for loop in reversed(loops):  # innermost first
+        for loop in loops:  # innermost first, then program order
             process_loop(loop, state, self.run_setup_passes)

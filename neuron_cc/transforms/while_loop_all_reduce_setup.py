@@ -21,6 +21,7 @@ from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
+from neuron_cc.dialects.hlo.types import is_float_type
 
 
 def _only_user(op: Operation) -> Operation | None:
@@ -37,6 +38,8 @@ def _sink_convert(op: AllReduceOp | ReduceScatterOp) -> bool:
     if not isinstance(target, TensorType) or not isinstance(operand.type, TensorType):
         return False
     element = target.element_type
+    if not (is_float_type(element) and is_float_type(operand.type.element_type)):
+        return False  # only float -> float converts commute (approximately) with a sum
     source = operand.owner
     if isinstance(op, AllReduceOp) and isinstance(source, ConvertOp):
         if source.operand.type.element_type == element:  # pyright: ignore[reportAttributeAccessIssue]
