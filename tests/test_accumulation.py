@@ -1,0 +1,146 @@
+"""Unit tests of the accumulation tracing and replica-group matching used by the loop passes."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from neuron_cc.analysis.accumulation import NotMovable, trace_accumulations
+from neuron_cc.analysis.replica_groups import (
+    matches_reference,
+    next_channel_id,
+    parse_reference_groups,
+)
+from neuron_cc.dialects.hlo.collectives import AllReduceOp
+from neuron_cc.dialects.hlo.control_flow import WhileOp
+from neuron_cc.tools.neuron_opt import available_dialects
+
+T = "tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<8x4xf32>>"
+LOOP = """
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%init: TUPLE, %x: tensor<4xf32>) -> TUPLE attributes {hlo.entry} {
+    %w = hlo.while(%init) : TUPLE condition {
+    ^bb0(%c: TUPLE):
+      %i = hlo.get_tuple_element %c[0] : TUPLE
+      %n = hlo.constant dense<4> : tensor<i32>
+      %p = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
+      hlo.return %p : tensor<i1>
+    } body {
+    ^bb0(%b: TUPLE):
+      %i = hlo.get_tuple_element %b[0] : TUPLE
+      %acc = hlo.get_tuple_element %b[1] : TUPLE
+      %other = hlo.get_tuple_element %b[2] : TUPLE
+      %big = hlo.get_tuple_element %b[3] : TUPLE
+      %ar = hlo.all_reduce(%other) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 5 use_global_device_ids {
+      ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+        %s = hlo.add %l, %r : tensor<f32>
+        hlo.return %s : tensor<f32>
+      } : (tensor<4xf32>) -> tensor<4xf32>
+      BODY
+      hlo.return %next : TUPLE
+    }
+    func.return %w : TUPLE
+  }
+}
+""".replace("TUPLE", T)
+
+
+def _loop(body: str) -> tuple[ModuleOp, WhileOp, AllReduceOp]:
+    ctx = Context()
+    for name, factory in available_dialects().items():
+        ctx.register_dialect(name, factory)
+    module = Parser(ctx, LOOP.replace("BODY", body)).parse_module()
+    module.verify()
+    loop = next(op for op in module.walk() if isinstance(op, WhileOp))
+    ar = next(op for op in module.walk() if isinstance(op, AllReduceOp))
+    return module, loop, ar
+
+
+def test_direct_accumulation_is_traced() -> None:
+    _, loop, ar = _loop(
+        f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
+    )
+    (acc,) = trace_accumulations(ar, loop.body.blocks[0])
+    assert acc.slot == 1
+    assert acc.add.results[0].name_hint == "acc2"
+    assert acc.dynamic_slice is None
+    assert acc.selects == []
+
+
+def test_select_against_zero_and_slice_are_forwarded() -> None:
+    _, loop, ar = _loop(
+        f"""%t = hlo.constant dense<true> : tensor<4xi1>
+      %z = hlo.constant dense<0.000000e+00> : tensor<4xf32>
+      %sel = hlo.select %t, %ar, %z : tensor<4xi1>, tensor<4xf32>
+      %acc2 = hlo.add %sel, %acc : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
+    )
+    (acc,) = trace_accumulations(ar, loop.body.blocks[0])
+    assert acc.slot == 1
+    assert [s.results[0].name_hint for s in acc.selects] == ["sel"]
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (
+            f"""%m = hlo.multiply %ar, %ar : tensor<4xf32>
+      %acc2 = hlo.add %acc, %m : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            "unsupported operation on the collective's result: multiply",
+        ),
+        (
+            f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
+      %next = hlo.tuple %i, %acc, %acc2, %big : {T}""",
+            "the accumulation result is not returned at tuple index 1",
+        ),
+        (
+            f"""%acc2 = hlo.add %x, %ar : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            "the add's other operand is not a loop-carried accumulation buffer",
+        ),
+        (
+            f"""%acc2 = hlo.add %ar, %ar : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            "added to itself",
+        ),
+        (
+            f"""%c = hlo.convert %ar : tensor<4xf32> -> tensor<4xi32>
+      %d = hlo.convert %c : tensor<4xi32> -> tensor<4xf32>
+      %acc2 = hlo.add %acc, %d : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            "a convert between non-float types does not commute with the sum",
+        ),
+    ],
+)
+def test_not_movable_reasons(body: str, reason: str) -> None:
+    _, loop, ar = _loop(body)
+    with pytest.raises(NotMovable, match=reason):
+        trace_accumulations(ar, loop.body.blocks[0])
+
+
+def test_reference_groups_parse_and_match() -> None:
+    reference = parse_reference_groups("0,1,2,3;4,5,6,7")
+    assert reference == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert matches_reference([[0, 1, 2, 3], [4, 5, 6, 7]], reference)
+    assert not matches_reference([[4, 5, 6, 7], [0, 1, 2, 3]], reference)  # order matters
+    assert not matches_reference([[0, 1, 3, 2], [4, 5, 6, 7]], reference)
+    assert not matches_reference([[0, 1, 2, 3, 4, 5, 6, 7]], reference)
+    assert matches_reference([[7, 0]], None)  # no gate
+    assert parse_reference_groups("  ") is None
+    with pytest.raises(ValueError, match="malformed"):
+        parse_reference_groups("0,1;;2")
+    with pytest.raises(ValueError, match="malformed"):
+        parse_reference_groups("0,a")
+
+
+def test_next_channel_id() -> None:
+    module, _, _ = _loop(
+        f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
+      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
+    )
+    assert next_channel_id(module.walk()) == 6
+    assert next_channel_id([]) == 1
