@@ -112,7 +112,7 @@ def test_select_against_zero_and_slice_are_forwarded() -> None:
       %d = hlo.convert %c : tensor<4xi32> -> tensor<4xf32>
       %acc2 = hlo.add %acc, %d : tensor<4xf32>
       %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
-            "a convert between non-float types does not commute with the sum",
+            "a convert involving non-float types does not commute with the sum",
         ),
     ],
 )

@@ -93,6 +93,11 @@ def _buffer_side(
     """(slot, forwarding chain from the buffer to `value`, dynamic_slice) of an add operand."""
     chain: list[Operation] = []
     while isinstance(value, OpResult) and isinstance(value.op, SHAPE_FORWARDING):
+        if isinstance(value.op, ConvertOp) and not _float_to_float(value.op):
+            raise NotMovable(
+                "a convert involving non-float types on the accumulation buffer does not "
+                f"commute with the sum: {value.op.operand.type} -> {value.op.result.type}"
+            )
         chain.append(value.op)
         value = value.op.operands[0]
     ds: DynamicSliceOp | None = None
@@ -171,7 +176,7 @@ def _value_users(
                 found.append((user, value, selects))
             elif isinstance(user, ConvertOp) and not _float_to_float(user):
                 raise NotMovable(
-                    "a convert between non-float types does not commute with the sum: "
+                    "a convert involving non-float types does not commute with the sum: "
                     f"{user.operand.type} -> {user.result.type}"
                 )
             elif isinstance(user, forwarding):

@@ -51,6 +51,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.accumulation import (
     Accumulation,
+    is_zero,
     NotMovable,
     buffer_users_problem,
     trace_accumulations,
@@ -207,10 +208,14 @@ def _widen_selects(acc: Accumulation, wide: TensorType[Attribute]) -> None:
         )
         zero = _zero(wide)
         Rewriter.insert_op([pred, zero], InsertPoint.before(select))
+        zero_index = 2 if is_zero(select.on_false) else 1
+        old = [select.pred.owner, select.operands[zero_index].owner]
         select.operands[0] = pred.results[0]
-        zero_index = 2 if select.on_true.type == wide else 1
         select.operands[zero_index] = zero.results[0]
         Rewriter.replace_value_with_new_type(select.results[0], wide)
+        for owner in old:
+            if isinstance(owner, Operation):
+                erase_if_dead(owner)
 
 
 def _zero(t: Attribute) -> ConstantOp:
