@@ -86,7 +86,10 @@ def pipeline_case(case: str) -> dict[str, Any]:
     after_loops = in_loop_collectives(module)
     after, _ = _run(module, case)
     launches = {
-        k: (before.state.stats[k].launches, after.state.stats.get(k, before.state.stats[k]).launches)
+        k: (
+            before.state.stats[k].launches,
+            after.state.stats.get(k, before.state.stats[k]).launches,
+        )
         for k in before.state.stats
     }
     return {

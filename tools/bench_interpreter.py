@@ -56,13 +56,20 @@ def bench_case(xla: _Xla, case: str, repeat: int) -> dict[str, float | int | str
     per_param = [[np.asarray(a[d]) for d in range(8)] for a in inputs]
     per_param = [
         [x.astype(_bf16()) if _is_bf16(t) else x for x in arrays_]
-        for arrays_, t in zip(per_param, entry_function(module).function_type.inputs.data, strict=True)
+        for arrays_, t in zip(
+            per_param, entry_function(module).function_type.inputs.data, strict=True
+        )
     ]
     xla.execute(executable, per_param)  # warm-up
     xla_time = median_time(lambda: xla.execute(executable, per_param), repeat)
     ops = sum(1 for _ in module.walk())
-    return {"case": case, "ops": ops, "interpreter_s": interp, "xla_cpu_s": xla_time,
-            "ratio": interp / xla_time}
+    return {
+        "case": case,
+        "ops": ops,
+        "interpreter_s": interp,
+        "xla_cpu_s": xla_time,
+        "ratio": interp / xla_time,
+    }
 
 
 def _bf16() -> object:
@@ -87,11 +94,15 @@ def main() -> None:
     rows.sort(key=lambda r: -int(r["ops"]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=2) + "\n")
-    print(f"| case (8 devices, median of {args.repeat}) | ops | interpreter (ms) | XLA:CPU (ms) | ratio |")
+    print(
+        f"| case (8 devices, median of {args.repeat}) | ops | interpreter (ms) | XLA:CPU (ms) | ratio |"
+    )
     print("|---|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['ops']} | {1e3 * float(r['interpreter_s']):.2f} | "
-              f"{1e3 * float(r['xla_cpu_s']):.3f} | {float(r['ratio']):.2f}x |")
+        print(
+            f"| {r['case']} | {r['ops']} | {1e3 * float(r['interpreter_s']):.2f} | "
+            f"{1e3 * float(r['xla_cpu_s']):.3f} | {float(r['ratio']):.2f}x |"
+        )
 
 
 if __name__ == "__main__":

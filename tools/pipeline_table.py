@@ -22,7 +22,9 @@ def main() -> None:
         r = pipeline_case(case)
         before = ", ".join(n[4:] for n in r["before_loops"]) or "-"
         after = ", ".join(n[4:] for n in r["after_loops"]) or "-"
-        launches = ", ".join(f"{k} {b} -> {a}" for k, (b, a) in sorted(r["launches"].items())) or "-"
+        launches = (
+            ", ".join(f"{k} {b} -> {a}" for k, (b, a) in sorted(r["launches"].items())) or "-"
+        )
         print(f"| {case} | {before} | {after} | {launches} |")
 
 

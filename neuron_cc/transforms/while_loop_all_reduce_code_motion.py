@@ -51,14 +51,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.accumulation import (
     Accumulation,
-    is_zero,
     NotMovable,
     buffer_users_problem,
+    is_zero,
     trace_accumulations,
 )
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
-from neuron_cc.analysis.while_loops import erase_if_dead, while_ops_post_order
 from neuron_cc.analysis.replica_groups import (
     USE_SPMD_ATTR,
     device_counts,
@@ -68,11 +67,12 @@ from neuron_cc.analysis.replica_groups import (
     parse_reference_groups,
 )
 from neuron_cc.analysis.replication import ReplicationAnalysis
+from neuron_cc.analysis.while_loops import erase_if_dead, while_ops_post_order
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
-from neuron_cc.dialects.hlo.elementwise import AddOp
-from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp
+from neuron_cc.dialects.hlo.elementwise import AddOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
