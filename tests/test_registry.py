@@ -36,7 +36,9 @@ def test_every_pass_loads_and_names_match() -> None:
         assert cls.name == name
         assert cls.__doc__
         # One module per pass, named after the pass (without the `neuron-` prefix).
-        assert cls.__module__ == "neuron_cc.transforms." + name.removeprefix("neuron-").replace("-", "_")
+        assert cls.__module__ == "neuron_cc.transforms." + name.removeprefix("neuron-").replace(
+            "-", "_"
+        )
 
 
 def test_universe_is_discovered_by_xdsl() -> None:
