@@ -11,6 +11,12 @@ def get_hlo() -> Dialect:
     return HLO
 
 
+def get_bir() -> Dialect:
+    from neuron_cc.dialects.bir import BIR
+
+    return BIR
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every dialect neuron-cc defines, by name."""
-    return {"hlo": get_hlo}
+    return {"hlo": get_hlo, "bir": get_bir}

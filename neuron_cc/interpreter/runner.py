@@ -44,6 +44,7 @@ class RunResult:
 
 
 def _function_tables() -> list[InterpreterFunctions]:
+    from neuron_cc.interpreter.bir import HloBirFunctions
     from neuron_cc.interpreter.collectives import HloCollectiveFunctions
     from neuron_cc.interpreter.computation import HloComputationFunctions
     from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
@@ -57,6 +58,7 @@ def _function_tables() -> list[InterpreterFunctions]:
         HloElementwiseFunctions(),
         HloDataMovementFunctions(),
         HloComputationFunctions(),
+        HloBirFunctions(),
     ]
 
 

@@ -137,6 +137,9 @@ def write_bytes_atomically(path: str, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have created
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)

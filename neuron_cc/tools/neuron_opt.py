@@ -108,9 +108,9 @@ class NeuronOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--emit",
-            choices=("mlir", "hlo"),
+            choices=("mlir", "hlo", "bir-json"),
             default="mlir",
-            help="output format: MLIR (default) or XLA HLO text",
+            help="output format: MLIR (default), XLA HLO text, or BIR JSON (bir ops only)",
         )
         arg_parser.add_argument(
             "--allow-elided-constants",
@@ -206,12 +206,23 @@ class NeuronOptMain(xDSLOptMain):
     def output_resulting_program(self, prog: ModuleOp) -> str:
         if self.args.emit == "mlir":
             return super().output_resulting_program(prog)
+        if self.args.emit == "bir-json":
+            return _bir_json(prog)
         from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo
 
         try:
             return export_hlo(prog)
         except ExportError as e:
             raise UserError(f"cannot export HLO: {e}") from e
+
+
+def _bir_json(prog: ModuleOp) -> str:
+    from neuron_cc.translate.bir_json import BirJsonError, bir_to_json
+
+    try:
+        return bir_to_json(prog)
+    except BirJsonError as e:
+        raise UserError(f"cannot export BIR JSON: {e}") from e
 
 
 def check_equivalence(before: ModuleOp, after: ModuleOp, seed: int) -> None:

@@ -2,6 +2,7 @@
 
     neuron-translate --import-hlo IN.hlo [-o OUT.mlir] [--allow-elided-constants]
     neuron-translate --export-hlo IN.mlir [-o OUT.hlo]
+    neuron-translate --bir-to-json IN.mlir [-o OUT.json]
 
 The module is verified after import / before export. Errors print `error: FILE:LINE:COL: ...`
 and exit 1; `-o` is written atomically.
@@ -45,6 +46,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     mode = cli.add_mutually_exclusive_group(required=True)
     mode.add_argument("--import-hlo", metavar="IN.hlo", help="XLA HLO text -> hlo-dialect MLIR")
     mode.add_argument("--export-hlo", metavar="IN.mlir", help="hlo-dialect MLIR -> XLA HLO text")
+    mode.add_argument("--bir-to-json", metavar="IN.mlir", help="bir-dialect MLIR -> BIR JSON")
     cli.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     cli.add_argument("--allow-elided-constants", action="store_true")
     cli.add_argument("--print-op-generic", action="store_true", help="print MLIR generically")
@@ -81,6 +83,8 @@ def translate(argv: Sequence[str] | None = None) -> int:
         _verify(module, source)
         write_output(args.output, _print_mlir(module, args.print_op_generic))
         return 0
+    if args.bir_to_json is not None:
+        return _bir_to_json(ctx, args.bir_to_json, args.output)
     from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo
 
     text = read_text(args.export_hlo)
@@ -91,6 +95,19 @@ def translate(argv: Sequence[str] | None = None) -> int:
     except ExportError as e:
         raise UserError(f"{args.export_hlo}: cannot export HLO: {e}") from e
     write_output(args.output, hlo)
+    return 0
+
+
+def _bir_to_json(ctx: Context, path: str, output: str | None) -> int:
+    from neuron_cc.translate.bir_json import BirJsonError, bir_to_json
+
+    module, source = parse_mlir(ctx, read_text(path), path)
+    _verify(module, source)
+    try:
+        text = bir_to_json(module)
+    except BirJsonError as e:
+        raise UserError(f"{path}: cannot export BIR JSON: {e}") from e
+    write_output(output, text)
     return 0
 
 

@@ -30,6 +30,7 @@ _PASSES = {
         "duplicate_parameter_all_gather_remover",
         "DuplicateParameterAllGatherRemoverPass",
     ),
+    "convert-hlo-to-bir": ("convert_hlo_to_bir", "ConvertHloToBirPass"),
 }
 
 
