@@ -7,6 +7,7 @@ source offset in a side table so verifier errors can point at the line of the fa
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
@@ -27,6 +28,23 @@ RECURSION_LIMIT = 20_000
 
 class UserError(Exception):
     """An error caused by the tool's input or arguments (reported without a traceback)."""
+
+
+class ToolArgumentParser(argparse.ArgumentParser):
+    """argparse that reports bad arguments as a UserError (exit 1, no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UserError(message)
+
+
+def tool_context() -> Context:
+    """A context with every dialect neuron-opt knows (xDSL basics + neuron-cc's)."""
+    from neuron_cc.tools.neuron_opt import available_dialects
+
+    ctx = Context()
+    for name, factory in available_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
 
 
 @dataclass

@@ -16,10 +16,9 @@ import io
 import sys
 import zipfile
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.utils.exceptions import DiagnosticException
 
 from neuron_cc.interpreter.runner import (
@@ -31,24 +30,22 @@ from neuron_cc.interpreter.runner import (
 )
 from neuron_cc.interpreter.values import InterpretationError
 from neuron_cc.tools.driver import (
+    ToolArgumentParser,
     UserError,
     parse_mlir,
     read_hlo,
     read_text,
     run_guarded,
+    tool_context,
     verify_error_message,
     write_bytes_atomically,
 )
-from neuron_cc.tools.neuron_opt import available_dialects
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UserError(message)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    cli = _ArgumentParser(prog="neuron-run", description="run an hlo program on simulated devices")
+    cli = ToolArgumentParser(
+        prog="neuron-run", description="run an hlo program on simulated devices"
+    )
     cli.add_argument("file", help="program (.mlir or .hlo)")
     source = cli.add_mutually_exclusive_group(required=True)
     source.add_argument("--inputs", help="npz with arg<I>_dev<D> / arg<I> arrays")
@@ -101,9 +98,7 @@ def _load_npz(path: str) -> dict[str, Any]:
 
 def run(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
+    ctx = tool_context()
     text = read_text(args.file)
     if args.file.endswith(".hlo"):
         module, source = read_hlo(ctx, text, args.file, args.allow_elided_constants)

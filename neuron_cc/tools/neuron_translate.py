@@ -14,7 +14,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from io import StringIO
-from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -23,24 +22,20 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from neuron_cc.tools.driver import (
     SourceMap,
+    ToolArgumentParser,
     UserError,
     parse_mlir,
     read_hlo,
     read_text,
     run_guarded,
+    tool_context,
     verify_error_message,
     write_output,
 )
-from neuron_cc.tools.neuron_opt import available_dialects
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UserError(message)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    cli = _ArgumentParser(
+    cli = ToolArgumentParser(
         prog="neuron-translate", description="convert between XLA HLO text and hlo-dialect MLIR"
     )
     mode = cli.add_mutually_exclusive_group(required=True)
@@ -51,13 +46,6 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     cli.add_argument("--allow-elided-constants", action="store_true")
     cli.add_argument("--print-op-generic", action="store_true", help="print MLIR generically")
     return cli.parse_args(argv)
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def _verify(module: ModuleOp, source: SourceMap) -> None:
@@ -76,7 +64,7 @@ def _print_mlir(module: ModuleOp, generic: bool) -> str:
 
 def translate(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
-    ctx = _context()
+    ctx = tool_context()
     if args.import_hlo is not None:
         text = read_text(args.import_hlo)
         module, source = read_hlo(ctx, text, args.import_hlo, args.allow_elided_constants)
