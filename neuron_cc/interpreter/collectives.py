@@ -113,10 +113,7 @@ class HloCollectiveFunctions(InterpreterFunctions):
     ) -> PythonValues:
         state = spmd_state(interpreter)
         table = MemberTable(groups_of(op, state), state.num_devices)
-        results: list[Array] = []
-        for x, element in zip(args, _element_types(op), strict=True):
-            combine = make_combiner(interpreter, op.to_apply, element)
-            results.append(finish(_fold(table, x, combine), element))
+        results = _group_reduce(interpreter, op, table, args)
         n = table.size
         state.record("all-reduce", 2 * (n - 1) / n * _bytes(op) if n else 0)
         return _pack(op, results)
@@ -129,13 +126,10 @@ class HloCollectiveFunctions(InterpreterFunctions):
         table = MemberTable(groups_of(op, state), state.num_devices)
         n = table.uniform_size(op)
         dim = op.scatter_dimension.value.data + 1
-        results: list[Array] = []
-        for x, element in zip(args, _element_types(op), strict=True):
-            reduced = finish(
-                _fold(table, x, make_combiner(interpreter, op.to_apply, element)), element
-            )
-            chunks = np.split(reduced, n, axis=dim)
-            results.append(_select_by_rank(chunks, table.rank))
+        results = [
+            _select_by_rank(np.split(reduced, n, axis=dim), table.rank)
+            for reduced in _group_reduce(interpreter, op, table, args)
+        ]
         state.record("reduce-scatter", (n - 1) / n * _bytes(op))
         return _pack(op, results)
 
@@ -229,6 +223,19 @@ class HloCollectiveFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: RecvDoneOp, args: PythonValues
     ) -> PythonValues:
         return ((args[0][0], TOKEN),)
+
+
+def _group_reduce(
+    interpreter: Interpreter,
+    op: AllReduceOp | ReduceScatterOp,
+    table: MemberTable,
+    args: PythonValues,
+) -> list[Array]:
+    """Every device's rank-ordered reduction of its group's values, per operand."""
+    return [
+        finish(_fold(table, x, make_combiner(interpreter, op.to_apply, element)), element)
+        for x, element in zip(args, _element_types(op), strict=True)
+    ]
 
 
 def _fold(table: MemberTable, x: Array, combine: Any) -> Array:
