@@ -152,7 +152,7 @@ def _print_body(attr: ReplicaGroupsAttr) -> str:
     [
         (ReplicaGroupsAttr.iota(2, 4, [4, 2], [1, 0]), "[2,4]<=[4,2]T(1,0)"),
         (ReplicaGroupsAttr.iota(2, 4, [8]), "[2,4]<=[8]"),
-        (ReplicaGroupsAttr.iota(2, 4, [2, 4], [0, 1]), "[2,4]<=[2,4]"),
+        (ReplicaGroupsAttr.iota(2, 4, [2, 4], [0, 1]), "[2,4]<=[8]"),  # canonicalised
         (ReplicaGroupsAttr.iota(4, 2, [2, 2, 2], [0, 2, 1]), "[4,2]<=[2,2,2]T(0,2,1)"),
         (ReplicaGroupsAttr.explicit([[0, 1], [2, 3]]), "[[0, 1], [2, 3]]"),
         (ReplicaGroupsAttr.explicit([]), "[]"),

@@ -46,14 +46,74 @@ def _print_groups(printer: Printer, groups: Groups) -> None:
     printer.print_string("[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]")
 
 
+def _drop_unit_dims(dims: list[int], perm: list[int]) -> tuple[list[int], list[int]]:
+    """Remove reshape dims of size 1 and their transpose entries, renumbering the rest."""
+    renumber: dict[int, int] = {}
+    for i, d in enumerate(dims):
+        if d != 1:
+            renumber[i] = len(renumber)
+    return [d for d in dims if d != 1], [renumber[p] for p in perm if p in renumber]
+
+
+def _merge_consecutive_dims(dims: list[int], perm: list[int]) -> bool:
+    """Fold runs perm[i], perm[i]+1, ... into their first dim (the others become size 1)."""
+    changed = False
+    base = 0
+    for i in range(1, len(perm)):
+        if perm[base] + (i - base) == perm[i]:
+            dims[perm[base]] *= dims[perm[i]]
+            dims[perm[i]] = 1
+            changed = True
+        else:
+            base = i
+    return changed
+
+
+def canonical_iota_dims(
+    reshape_dims: Sequence[int], perm: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """XLA's CanonicalizeIotaDims: the fewest reshape dims/transpose giving the same device order.
+
+    Size-1 dims are dropped and dims that stay adjacent after the transpose (perm[i+1] ==
+    perm[i] + 1) are merged into one of their product, to a fixed point; e.g. [3,4,5]T(1,2,0)
+    -> [3,20]T(1,0) and [2,4]T(0,1) -> [8]. A single remaining dim has the identity perm.
+    """
+    dims, order = list(reshape_dims), list(perm)
+    while True:
+        dims, order = _drop_unit_dims(dims, order)
+        if not _merge_consecutive_dims(dims, order):
+            break
+    if not dims:  # a single device
+        return (1,), (0,)
+    return tuple(dims), tuple(order)
+
+
 @dataclass(frozen=True)
 class IotaDeviceList:
-    """`[G,S]<=[dims]T(perm)`: arange(G*S).reshape(dims).transpose(perm).reshape(G, S)."""
+    """`[G,S]<=[dims]T(perm)`: arange(G*S).reshape(dims).transpose(perm).reshape(G, S).
+
+    Well-formed lists are canonicalised on construction (`canonical_iota_dims`), so equal device
+    orders compare and hash equal and print identically; malformed ones are kept verbatim so
+    `problem()` can name them. Expansion (`expand`) is never done eagerly.
+    """
 
     num_groups: int
     group_size: int
     reshape_dims: tuple[int, ...]
     perm: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reshape_dims", tuple(int(d) for d in self.reshape_dims))
+        object.__setattr__(self, "perm", tuple(int(p) for p in self.perm))
+        if self.problem() is None:
+            dims, perm = canonical_iota_dims(self.reshape_dims, self.perm)
+            object.__setattr__(self, "reshape_dims", dims)
+            object.__setattr__(self, "perm", perm)
+
+    @property
+    def is_transposed(self) -> bool:
+        """Whether the printed form needs `T(perm)` (always, for a canonical list of >1 dims)."""
+        return self.perm != tuple(range(len(self.reshape_dims)))
 
     def problem(self) -> str | None:
         """Why this iota list is malformed, or None."""
@@ -95,7 +155,7 @@ class IotaDeviceList:
         _print_int_list(printer, (self.num_groups, self.group_size), ",")
         printer.print_string("<=")
         _print_int_list(printer, self.reshape_dims, ",")
-        if self.perm != tuple(range(len(self.reshape_dims))):
+        if self.is_transposed:
             printer.print_string("T(" + ",".join(map(str, self.perm)) + ")")
 
 

@@ -160,7 +160,9 @@ def _groups(attr: ReplicaGroupsAttr) -> str:
     data = attr.data
     if isinstance(data, IotaDeviceList):
         text = f"[{data.num_groups},{data.group_size}]<=[{','.join(map(str, data.reshape_dims))}]"
-        if len(data.reshape_dims) > 1:  # XLA's parser wants T(...) after several reshape dims
+        # XLA's parser wants T(...) after several reshape dims; canonical lists of >1 dims are
+        # always transposed, so printing T only when non-identity satisfies it.
+        if data.is_transposed:
             text += "T(" + ",".join(map(str, data.perm)) + ")"
         return text
     return "{" + ",".join(_dims(g) for g in data) + "}"

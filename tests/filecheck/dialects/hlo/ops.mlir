@@ -376,11 +376,11 @@ builtin.module {
       // [4,2]<=[2,2,2]T(0,2,1) = {0,2},{1,3},{4,6},{5,7}
       // CHECK-NEXT: %i3 = hlo.all_to_all(%x) dim = 0 replica_groups = [4,2]<=[2,2,2]T(0,2,1) : (tensor<8xf32>) -> tensor<8xf32>
       %i3 = hlo.all_to_all(%x) dim = 0 replica_groups = [4,2]<=[2,2,2]T(0,2,1) : (tensor<8xf32>) -> tensor<8xf32>
-      // [2,4]<=[2,2,2]T(1,2,0) = {0,4,1,5},{2,6,3,7}
-      // CHECK-NEXT: %i4 = hlo.collective_broadcast(%x) replica_groups = [2,4]<=[2,2,2]T(1,2,0) : (tensor<8xf32>) -> tensor<8xf32>
+      // [2,4]<=[2,2,2]T(1,2,0) = {0,4,1,5},{2,6,3,7}; canonicalised: dims 1 and 2 merge.
+      // CHECK-NEXT: %i4 = hlo.collective_broadcast(%x) replica_groups = [2,4]<=[2,4]T(1,0) : (tensor<8xf32>) -> tensor<8xf32>
       %i4 = hlo.collective_broadcast(%x) replica_groups = [2,4]<=[2,2,2]T(1,2,0) : (tensor<8xf32>) -> tensor<8xf32>
-      // An identity transpose is dropped when printing.
-      // CHECK-NEXT: %i5 = hlo.all_gather(%x) dim = 0 replica_groups = [2,4]<=[2,4] : (tensor<8xf32>) -> tensor<32xf32>
+      // An identity transpose merges the reshape dims into one (canonical form).
+      // CHECK-NEXT: %i5 = hlo.all_gather(%x) dim = 0 replica_groups = [2,4]<=[8] : (tensor<8xf32>) -> tensor<32xf32>
       %i5 = hlo.all_gather(%x) dim = 0 replica_groups = [2,4]<=[2,4]T(0,1) : (tensor<8xf32>) -> tensor<32xf32>
       // CHECK-NEXT: %i6 = hlo.all_gather(%x) dim = 0 replica_groups = [1,8]<=[8] : (tensor<8xf32>) -> tensor<64xf32>
       %i6 = hlo.all_gather(%x) dim = 0 replica_groups = [1,8]<=[8] : (tensor<8xf32>) -> tensor<64xf32>
