@@ -31,6 +31,7 @@ _PASSES = {
         "DuplicateParameterAllGatherRemoverPass",
     ),
     "convert-hlo-to-bir": ("convert_hlo_to_bir", "ConvertHloToBirPass"),
+    "spmd-expand-reshard": ("spmd_expand_reshard", "SpmdExpandReshardPass"),
 }
 
 

@@ -18,6 +18,7 @@ from neuron_cc.dialects.hlo import (
     p2p,
     types,
 )
+from neuron_cc.spmd import sharding  # no hlo imports there: no cycle
 
 xdsl_patches.install()
 
@@ -39,6 +40,7 @@ _ATTRS = [
     *elementwise.ATTRS,
     *data_movement.ATTRS,
     *computation.ATTRS,
+    sharding.ShardingAttr,
 ]
 
 HLO = Dialect("hlo", _OPS, _ATTRS)  # pyright: ignore[reportArgumentType]

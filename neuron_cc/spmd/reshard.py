@@ -1,0 +1,464 @@
+"""Resharding per-partition values between two shardings (XLA's PartitionedHlo::Reshard).
+
+All functions work on PER-PARTITION values (the shard a partition holds) and emit ops through a
+`Builder` and a `CollectiveOpsCreator`; every collective takes `channels.next()`. Device ids in
+shardings are the creator's partition ids. Shapes must divide evenly (no padded shards).
+
+`reshard(b, value, src, dst, creator, channels)` picks, in order:
+
+1. no-op: the same placement (or both fully replicated);
+2. `collective_permute`: both tiled with identical tile shapes/replication, only the device order
+   differs; pairs (src.tile[idx], dst.tile[idx]) in row-major order of the full tile shape;
+3. `all_to_all`: the same tile count, exactly two dims differ, moving k tiles from dim i to dim j
+   (dst tile assignment = src's with axes i, j swapped): reshape (split j into k x rest) ->
+   array all_to_all on the k axis within the dim-i groups -> transpose k before i -> reshape;
+4. tiled -> (partially) replicated: `all_gather_shards` over the dims the target replicates,
+   when each device's gathered block is exactly its target block;
+5. (partially) replicated -> tiled: when every device's target block lies inside the block it
+   holds, a `dynamic_slice` at offsets read from per-dim table constants by partition_id;
+6. otherwise: all_gather every tiled dim (replicate), then step 5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
+from xdsl.ir import Operation, SSAValue
+
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr, ReplicaGroupsAttr
+from neuron_cc.dialects.hlo.data_movement import DynamicSliceOp, ReshapeOp, TransposeOp
+from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
+from neuron_cc.dialects.hlo.types import shape_of, tensor_type
+from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
+from neuron_cc.spmd.device_lists import iota_or_explicit
+from neuron_cc.spmd.sharding import ShardingAttr
+
+Shape = tuple[int, ...]
+
+
+class ReshardError(ValueError):
+    """A (source, target) sharding pair or shape this library cannot reshard."""
+
+
+@dataclass
+class ChannelCounter:
+    """Post-incrementing channel ids: seed with `next_channel_id(module.walk())`."""
+
+    value: int = 1
+
+    def next(self) -> int:
+        current = self.value
+        self.value += 1
+        return current
+
+
+@dataclass(frozen=True)
+class Emitter:
+    """What every emitting function needs: where, how, channel ids and the device-list form."""
+
+    b: Builder
+    creator: CollectiveOpsCreator
+    channels: ChannelCounter
+    use_iota_device_lists: bool = True
+
+
+# ---------------------------------------------------------------------------------------------
+# small builders
+# ---------------------------------------------------------------------------------------------
+
+
+def insert(b: Builder, op: Operation) -> SSAValue:
+    b.insert(op)
+    return op.results[0]
+
+
+def i32_constant(b: Builder, values: Sequence[int], shape: Sequence[int]) -> SSAValue:
+    t = TensorType(i32, list(shape))
+    return insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(values))))  # pyright: ignore[reportArgumentType, reportCallIssue]
+
+
+def reshape(b: Builder, value: SSAValue, shape: Sequence[int]) -> SSAValue:
+    t = TensorType(tensor_type(value).element_type, list(shape))
+    if value.type == t:
+        return value
+    return insert(b, ReshapeOp.create(operands=[value], result_types=[t]))
+
+
+def table_lookup(b: Builder, table: Sequence[int], index: SSAValue) -> SSAValue:
+    """`table[index]` as a `tensor<i32>`: constant, dynamic_slice of size 1, reshape."""
+    constant = i32_constant(b, table, [len(table)])
+    sliced = insert(
+        b,
+        DynamicSliceOp.create(
+            operands=[constant, index],
+            result_types=[TensorType(i32, [1])],
+            properties={"slice_sizes": DimensionsAttr((1,))},
+        ),
+    )
+    return reshape(b, sliced, [])
+
+
+def per_partition_value(e: Emitter, table: Sequence[int], pid: SSAValue | None) -> SSAValue:
+    """A `tensor<i32>` scalar: a constant when `table` is uniform, else table[partition_id]."""
+    if len(set(table)) <= 1:
+        return i32_constant(e.b, [table[0] if table else 0], [])
+    if pid is None:
+        pid = e.creator.create_partition_id(e.b)
+    return table_lookup(e.b, table, pid)
+
+
+# ---------------------------------------------------------------------------------------------
+# device groups and gathers
+# ---------------------------------------------------------------------------------------------
+
+
+def _full_assignment(sharding: ShardingAttr, num_devices: int, rank: int) -> np.ndarray:
+    """The tile assignment with a trailing replication axis; replicated = [1]*rank + [D]."""
+    if sharding.is_tiled:
+        return sharding.tile_assignment_with_replication()
+    if sharding.data.kind == "replicated":
+        return np.arange(num_devices, dtype=np.int64).reshape([1] * rank + [num_devices])
+    raise ReshardError(f"unsupported sharding {sharding.to_hlo_text()}")
+
+
+def partition_groups_for_replication(
+    sharding: ShardingAttr, dims: Sequence[int], use_iota: bool = True
+) -> ReplicaGroupsAttr:
+    """Groups of partitions that differ only in their tile index along `dims`.
+
+    Groups in row-major order of the other tile indices (incl. the replication index), members
+    in row-major order of their indices along `dims`; e.g. tile [2,2] over devices 0..3:
+    dims {0} -> {0,2},{1,3}; dims {1} -> {0,1},{2,3}. Iota form when one exists and `use_iota`.
+    """
+    ta = sharding.tile_assignment_with_replication()
+    selected = sorted(set(dims))
+    others = [a for a in range(ta.ndim) if a not in selected]
+    size = int(np.prod([ta.shape[d] for d in selected], dtype=np.int64))
+    groups = ta.transpose(others + selected).reshape(-1, size)
+    attr = ReplicaGroupsAttr.explicit(groups.tolist())
+    return iota_or_explicit(attr) if use_iota else attr
+
+
+def _gather_along(e: Emitter, value: SSAValue, groups: ReplicaGroupsAttr, dim: int) -> SSAValue:
+    t = tensor_type(value)
+    shape = list(t.get_shape())
+    shape[dim] *= len(groups.groups()[0])
+    ag_type = TensorType(t.element_type, shape)
+    channel = e.channels.next()
+    if groups.is_iota:
+        return e.creator.create_all_gather_iota(e.b, value, ag_type, groups, channel, dim)
+    return e.creator.create_all_gather(e.b, value, ag_type, groups.groups(), channel, dim)
+
+
+def all_gather_shards_with(
+    e: Emitter, value: SSAValue, sharding: ShardingAttr, dims: Sequence[int]
+) -> SSAValue:
+    """Replicate `value` along `dims`: one all_gather per dim, in REVERSE dim order.
+
+    Dims with tile size 1 are skipped; each all_gather gets a new channel id.
+    """
+    for dim in sorted(set(dims), reverse=True):
+        if sharding.tile_dims[dim] == 1:
+            continue
+        groups = partition_groups_for_replication(sharding, [dim], e.use_iota_device_lists)
+        value = _gather_along(e, value, groups, dim)
+    return value
+
+
+def all_reduce_along_sharding_dims_with(
+    e: Emitter, value: SSAValue, sharding: ShardingAttr, dims: Sequence[int], kind: str
+) -> SSAValue:
+    """Reduce `value` (reducer op name `kind`, e.g. "hlo.add") over the partitions tiling `dims`.
+
+    One all_reduce per dim in REVERSE order (tile size 1 dims skipped), each a new channel id.
+    """
+    for dim in sorted(set(dims), reverse=True):
+        if sharding.tile_dims[dim] == 1:
+            continue
+        groups = partition_groups_for_replication(sharding, [dim], e.use_iota_device_lists)
+        channel = e.channels.next()
+        if groups.is_iota:
+            value = e.creator.create_all_reduce_iota(e.b, value, kind, groups, channel)
+        else:
+            value = e.creator.create_all_reduce(e.b, value, kind, groups.groups(), channel)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# the strategies
+# ---------------------------------------------------------------------------------------------
+
+
+def _tiles(sharding: ShardingAttr, rank: int) -> Shape:
+    return sharding.tile_dims if sharding.is_tiled else (1,) * rank
+
+
+def _tile_index_of(ta: np.ndarray) -> dict[int, Shape]:
+    """device -> data-dim tile index (the last axis of `ta` is the replication axis)."""
+    return {int(d): tuple(int(i) for i in idx[:-1]) for idx, d in np.ndenumerate(ta)}
+
+
+def _permute(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAttr) -> SSAValue:
+    pairs = [
+        (int(s), int(t))
+        for s, t in zip(src.tile_assignment().flat, dst.tile_assignment().flat, strict=True)
+    ]
+    return e.creator.create_collective_permute(e.b, value, pairs, e.channels.next())
+
+
+def _all_to_all_dims(src: ShardingAttr, dst: ShardingAttr) -> tuple[int, int] | None:
+    """(i, j) when dst moves src's dim-i tiles to dim j with the swapped device assignment."""
+    if not (src.is_tiled and dst.is_tiled) or src.num_tiles != dst.num_tiles:
+        return None
+    if src.replication_factor != dst.replication_factor:
+        return None
+    diff = [d for d, (a, c) in enumerate(zip(src.tile_dims, dst.tile_dims, strict=True)) if a != c]
+    if len(diff) != 2:
+        return None
+    i, j = diff if src.tile_dims[diff[1]] == 1 else diff[::-1]
+    k = src.tile_dims[i]
+    if src.tile_dims[j] != 1 or dst.tile_dims[i] != 1 or dst.tile_dims[j] != k:
+        return None
+    swapped = np.swapaxes(src.tile_assignment_with_replication(), i, j)
+    return (i, j) if np.array_equal(swapped, dst.tile_assignment_with_replication()) else None
+
+
+def _all_to_all(e: Emitter, value: SSAValue, src: ShardingAttr, i: int, j: int) -> SSAValue:
+    """Move src's k tiles from dim i to dim j: reshape -> all_to_all -> transpose -> reshape."""
+    shape = shape_of(value)
+    k = src.tile_dims[i]
+    if shape[j] % k:
+        raise ReshardError(f"dimension {j} of size {shape[j]} does not split into {k} tiles")
+    split = [*shape[:j], k, shape[j] // k, *shape[j + 1 :]]
+    reshaped = reshape(e.b, value, split)
+    groups = partition_groups_for_replication(src, [i], e.use_iota_device_lists)
+    channel = e.channels.next()
+    if groups.is_iota:
+        exchanged = e.creator.create_all_to_all_iota(e.b, [reshaped], groups, channel, j)
+    else:
+        exchanged = e.creator.create_all_to_all(e.b, [reshaped], groups.groups(), channel, j)
+    # axes of `split`: dims before j keep their index, k is at j, the rest shifts by one
+    labels = [d if d < j else d + 1 for d in range(len(shape))]
+    order: list[int] = []
+    for d in range(len(shape)):
+        if d == i:
+            order.append(j)
+        order.append(labels[d])
+    t = tensor_type(exchanged)
+    transposed_shape = [split[a] for a in order]
+    transposed = exchanged
+    if order != list(range(len(order))):
+        transposed = insert(
+            e.b,
+            TransposeOp.create(
+                operands=[exchanged],
+                result_types=[TensorType(t.element_type, transposed_shape)],
+                properties={"permutation": DimensionsAttr(tuple(order))},
+            ),
+        )
+    final = list(shape)
+    final[i] *= k
+    final[j] //= k
+    return reshape(e.b, transposed, final)
+
+
+def _gathered_dims(src: ShardingAttr, dst: ShardingAttr, rank: int, devices: int) -> list[int]:
+    """Dims to all_gather for src -> dst when that is exactly right, else raise ReshardError."""
+    if not src.is_tiled:
+        raise ReshardError("not tiled")
+    s_tiles, d_tiles = _tiles(src, rank), _tiles(dst, rank)
+    dims = [d for d in range(rank) if s_tiles[d] != d_tiles[d]]
+    if any(d_tiles[d] != 1 for d in dims):
+        raise ReshardError("target tiles a dim differently")
+    src_idx = _tile_index_of(_full_assignment(src, devices, rank))
+    dst_idx = _tile_index_of(_full_assignment(dst, devices, rank))
+    for device, idx in src_idx.items():
+        expected = tuple(0 if d in dims else t for d, t in enumerate(idx))
+        if dst_idx.get(device) != expected:
+            raise ReshardError("device placement differs")
+    return dims
+
+
+def _slice_offsets(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> list[list[int]] | None:
+    """Per dim, the table partition -> local start of its dst block inside its src block."""
+    rank = len(global_shape)
+    s_tiles, d_tiles = _tiles(src, rank), _tiles(dst, rank)
+    s_size = [g // t for g, t in zip(global_shape, s_tiles, strict=True)]
+    d_size = [g // t for g, t in zip(global_shape, d_tiles, strict=True)]
+    src_idx = _tile_index_of(_full_assignment(src, devices, rank))
+    dst_idx = _tile_index_of(_full_assignment(dst, devices, rank))
+    if set(src_idx) != set(dst_idx):
+        return None
+    tables = [[0] * (max(src_idx) + 1) for _ in range(rank)]
+    for device, s in src_idx.items():
+        t = dst_idx[device]
+        for d in range(rank):
+            offset = t[d] * d_size[d] - s[d] * s_size[d]
+            if not 0 <= offset <= s_size[d] - d_size[d]:
+                return None
+            tables[d][device] = offset
+    return tables
+
+
+def _dynamic_slice(e: Emitter, value: SSAValue, tables: list[list[int]], shape: Shape) -> SSAValue:
+    pid = None if all(len(set(t)) <= 1 for t in tables) else e.creator.create_partition_id(e.b)
+    offsets = [per_partition_value(e, table, pid) for table in tables]
+    t = TensorType(tensor_type(value).element_type, list(shape))
+    op = DynamicSliceOp.create(
+        operands=[value, *offsets],
+        result_types=[t],
+        properties={"slice_sizes": DimensionsAttr(shape)},
+    )
+    return insert(e.b, op)
+
+
+def global_shape_of(shard: Shape, sharding: ShardingAttr) -> Shape:
+    return tuple(s * t for s, t in zip(shard, _tiles(sharding, len(shard)), strict=True))
+
+
+def shard_shape_of(global_shape: Shape, sharding: ShardingAttr) -> Shape:
+    tiles = _tiles(sharding, len(global_shape))
+    for d, (g, t) in enumerate(zip(global_shape, tiles, strict=True)):
+        if g % t:
+            raise ReshardError(f"dimension {d} of size {g} does not split evenly into {t} tiles")
+    return tuple(g // t for g, t in zip(global_shape, tiles, strict=True))
+
+
+def _check_supported(sharding: ShardingAttr, rank: int, devices: int) -> None:
+    if sharding.data.kind not in ("replicated", "tiled"):
+        raise ReshardError(f"cannot reshard a {sharding.data.kind} sharding")
+    if sharding.is_tiled:
+        if len(sharding.tile_dims) != rank:
+            raise ReshardError(
+                f"sharding {sharding.to_hlo_text()} has {len(sharding.tile_dims)} tile dims "
+                f"for a rank-{rank} value"
+            )
+        if sharding.tile_assignment().size != devices:
+            raise ReshardError(
+                f"sharding {sharding.to_hlo_text()} does not cover the {devices} partitions"
+            )
+
+
+def choose_strategy(src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int) -> str:
+    """The strategy `reshard` uses: noop, permute, all_to_all, all_gather, slice, gather_slice."""
+    rank = len(global_shape)
+    _check_supported(src, rank, devices)
+    _check_supported(dst, rank, devices)
+    shard_shape_of(global_shape, dst)
+    if src.same_placement(dst) or (src.is_replicated and dst.is_replicated):
+        return "noop"
+    same_tiling = src.is_tiled and dst.is_tiled and src.data.tile_shape == dst.data.tile_shape
+    if same_tiling and src.data.replicate_last == dst.data.replicate_last:
+        return "permute"
+    if _all_to_all_dims(src, dst) is not None:
+        return "all_to_all"
+    try:
+        _gathered_dims(src, dst, rank, devices)
+        return "all_gather"
+    except ReshardError:
+        pass
+    if _slice_offsets(src, dst, global_shape, devices) is not None:
+        return "slice"
+    return "gather_slice"
+
+
+def _num_devices(src: ShardingAttr, dst: ShardingAttr) -> int:
+    for sharding in (src, dst):
+        if sharding.is_tiled:
+            return int(sharding.tile_assignment().size)
+    return 1
+
+
+def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAttr) -> SSAValue:
+    """`reshard` with the emitting context bundled in `e`."""
+    global_shape = global_shape_of(shape_of(value), src)
+    rank = len(global_shape)
+    devices = _num_devices(src, dst)
+    strategy = choose_strategy(src, dst, global_shape, devices)
+    if strategy == "noop":
+        return value
+    if strategy == "permute":
+        return _permute(e, value, src, dst)
+    dims = _all_to_all_dims(src, dst)
+    if dims is not None:
+        return _all_to_all(e, value, src, *dims)
+    if strategy == "all_gather":
+        return all_gather_shards_with(e, value, src, _gathered_dims(src, dst, rank, devices))
+    if src.is_tiled and strategy == "gather_slice":
+        value = all_gather_shards_with(e, value, src, range(rank))
+        src = ShardingAttr.replicated()
+    tables = _slice_offsets(src, dst, global_shape, devices)
+    if tables is None:
+        raise ReshardError(f"cannot reshard {src.to_hlo_text()} to {dst.to_hlo_text()}")
+    return _dynamic_slice(e, value, tables, shard_shape_of(global_shape, dst))
+
+
+def reshard(
+    b: Builder,
+    value: SSAValue,
+    src: ShardingAttr,
+    dst: ShardingAttr,
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    use_iota_device_lists: bool = True,
+) -> SSAValue:
+    """`value` (this partition's shard under `src`) as this partition's shard under `dst`.
+
+    Ops are inserted at `b`; the strategy is `choose_strategy`'s (module docstring). Raises
+    ReshardError for unsupported shardings (maximal, manual, tuple) or uneven shapes.
+    """
+    e = Emitter(b, creator, channels, use_iota_device_lists)
+    return reshard_with(e, value, src, dst)
+
+
+def all_gather_shards(
+    b: Builder,
+    value: SSAValue,
+    sharding: ShardingAttr,
+    dims: Sequence[int],
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    use_iota_device_lists: bool = True,
+) -> SSAValue:
+    """Replicate `value` along `dims` (see `all_gather_shards_with`)."""
+    e = Emitter(b, creator, channels, use_iota_device_lists)
+    return all_gather_shards_with(e, value, sharding, dims)
+
+
+def all_reduce_along_sharding_dims(
+    b: Builder,
+    value: SSAValue,
+    sharding: ShardingAttr,
+    dims: Sequence[int],
+    kind: str,
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    use_iota_device_lists: bool = True,
+) -> SSAValue:
+    """Reduce over the partitions tiling `dims` (see `all_reduce_along_sharding_dims_with`)."""
+    e = Emitter(b, creator, channels, use_iota_device_lists)
+    return all_reduce_along_sharding_dims_with(e, value, sharding, dims, kind)
+
+
+__all__ = [
+    "ChannelCounter",
+    "Emitter",
+    "ReshardError",
+    "all_gather_shards",
+    "all_gather_shards_with",
+    "all_reduce_along_sharding_dims",
+    "all_reduce_along_sharding_dims_with",
+    "choose_strategy",
+    "partition_groups_for_replication",
+    "reshard",
+    "reshard_with",
+]

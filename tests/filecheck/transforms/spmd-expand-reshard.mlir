@@ -1,0 +1,169 @@
+// RUN: neuron-opt %s --split-input-file -p spmd-expand-reshard | filecheck %s
+// RUN: neuron-opt %s --split-input-file -p 'spmd-expand-reshard{use-iota-device-lists=false}' | filecheck %s --check-prefix=EXPLICIT
+// RUN: neuron-opt %s --split-input-file -p 'spmd-expand-reshard{remarks=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
+
+// Only the device order differs: one collective_permute (XLA lists identity pairs too).
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @permute(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]3,2,1,0}", xla.source_sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    func.return %r : tensor<2x8xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @permute(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    %r = hlo.collective_permute %x pairs = [[0, 3], [1, 2], [2, 1], [3, 0]] channel_id = 1 : tensor<2x8xf32>
+// CHECK-NEXT:    func.return %r : tensor<2x8xf32>
+// CHECK-NEXT:  }
+
+// -----
+
+// The source sharding comes from the producer; tiles move from dim 0 to dim 1: all_to_all.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @all_to_all(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
+    %y = hlo.negate %x {xla.sharding = "{devices=[4,1]<=[4]}"} : tensor<2x8xf32>
+    %r = hlo.custom_call "Sharding"(%y) {xla.sharding = "{devices=[1,4]<=[4]}"} : (tensor<2x8xf32>) -> tensor<8x2xf32>
+    func.return %r : tensor<8x2xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @all_to_all(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
+// CHECK-NEXT:    %y = hlo.negate %x {xla.sharding = "{devices=[4,1]<=[4]}"} : tensor<2x8xf32>
+// CHECK-NEXT:    %0 = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    %1 = hlo.all_to_all(%0) dim = 1 replica_groups = [1,4]<=[4] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    %2 = hlo.transpose %1, dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
+// CHECK-NEXT:    %r = hlo.reshape %2 : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
+// CHECK-NEXT:    func.return %r : tensor<8x2xf32>
+// CHECK-NEXT:  }
+
+// EXPLICIT-LABEL: func.func @all_to_all(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
+// EXPLICIT-NEXT:    %y = hlo.negate %x {xla.sharding = "{devices=[4,1]<=[4]}"} : tensor<2x8xf32>
+// EXPLICIT-NEXT:    %0 = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
+// EXPLICIT-NEXT:    %1 = hlo.all_to_all(%0) dim = 1 replica_groups = [[0, 1, 2, 3]] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+// EXPLICIT-NEXT:    %2 = hlo.transpose %1, dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
+// EXPLICIT-NEXT:    %r = hlo.reshape %2 : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
+// EXPLICIT-NEXT:    func.return %r : tensor<8x2xf32>
+// EXPLICIT-NEXT:  }
+
+// -----
+
+// Tiled -> partially replicated (source from the argument's sharding): gather dim 1 only.
+// Channel ids continue after the module's largest one.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @all_gather(%x: tensor<4x4xf32> {xla.sharding = "{devices=[2,2]<=[4]}"}) -> tensor<4x8xf32> {
+    %p = hlo.collective_permute %x pairs = [[0, 1], [1, 0]] channel_id = 7 : tensor<4x4xf32>
+    %r = hlo.custom_call "Sharding"(%p) {xla.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", xla.source_sharding = #hlo.sharding<{devices=[2,2]<=[4]}>} : (tensor<4x4xf32>) -> tensor<4x8xf32>
+    func.return %r : tensor<4x8xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @all_gather(%x: tensor<4x4xf32> {xla.sharding = "{devices=[2,2]<=[4]}"}) -> tensor<4x8xf32> {
+// CHECK-NEXT:    %p = hlo.collective_permute %x pairs = [[0, 1], [1, 0]] channel_id = 7 : tensor<4x4xf32>
+// CHECK-NEXT:    %r = hlo.all_gather(%p) dim = 1 replica_groups = [2,2]<=[4] channel_id = 8 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x8xf32>
+// CHECK-NEXT:  }
+
+// EXPLICIT-LABEL: func.func @all_gather(%x: tensor<4x4xf32> {xla.sharding = "{devices=[2,2]<=[4]}"}) -> tensor<4x8xf32> {
+// EXPLICIT-NEXT:    %p = hlo.collective_permute %x pairs = [[0, 1], [1, 0]] channel_id = 7 : tensor<4x4xf32>
+// EXPLICIT-NEXT:    %r = hlo.all_gather(%p) dim = 1 replica_groups = [[0, 1], [2, 3]] channel_id = 8 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// EXPLICIT-NEXT:    func.return %r : tensor<4x8xf32>
+// EXPLICIT-NEXT:  }
+
+// -----
+
+// Replicated -> tiled: a dynamic_slice at offsets from partition_id tables.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @slice(%x: tensor<8x8xf32>) -> tensor<4x4xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[2,2]<=[4]}", xla.source_sharding = "{replicated}"} : (tensor<8x8xf32>) -> tensor<4x4xf32>
+    func.return %r : tensor<4x4xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @slice(%x: tensor<8x8xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %0 = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:    %1 = hlo.constant dense<[0, 0, 4, 4]> : tensor<4xi32>
+// CHECK-NEXT:    %2 = hlo.dynamic_slice %1 at [%0] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    %3 = hlo.reshape %2 : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    %4 = hlo.constant dense<[0, 4, 0, 4]> : tensor<4xi32>
+// CHECK-NEXT:    %5 = hlo.dynamic_slice %4 at [%0] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    %6 = hlo.reshape %5 : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    %r = hlo.dynamic_slice %x at [%3, %6] sizes = [4, 4] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4xf32>
+// CHECK-NEXT:  }
+
+// -----
+
+// No fast path ([2,2] -> [4,1] with another order): gather everything, then slice.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]<=[4]}", xla.source_sharding = "{devices=[2,2]<=[2,2]T(1,0)}"} : (tensor<4x4xf32>) -> tensor<2x8xf32>
+    func.return %r : tensor<2x8xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    %0 = hlo.all_gather(%x) dim = 1 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %1 = hlo.all_gather(%0) dim = 0 replica_groups = [2,2]<=[4] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:    %2 = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:    %3 = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
+// CHECK-NEXT:    %4 = hlo.dynamic_slice %3 at [%2] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    %5 = hlo.reshape %4 : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    %6 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:    %r = hlo.dynamic_slice %1 at [%5, %6] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    func.return %r : tensor<2x8xf32>
+// CHECK-NEXT:  }
+
+// EXPLICIT-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
+// EXPLICIT-NEXT:    %0 = hlo.all_gather(%x) dim = 1 replica_groups = [[0, 2], [1, 3]] channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// EXPLICIT-NEXT:    %1 = hlo.all_gather(%0) dim = 0 replica_groups = [[0, 1], [2, 3]] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
+// EXPLICIT-NEXT:    %2 = hlo.partition_id : tensor<ui32>
+// EXPLICIT-NEXT:    %3 = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
+// EXPLICIT-NEXT:    %4 = hlo.dynamic_slice %3 at [%2] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// EXPLICIT-NEXT:    %5 = hlo.reshape %4 : (tensor<1xi32>) -> tensor<i32>
+// EXPLICIT-NEXT:    %6 = hlo.constant dense<0> : tensor<i32>
+// EXPLICIT-NEXT:    %r = hlo.dynamic_slice %1 at [%5, %6] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+// EXPLICIT-NEXT:    func.return %r : tensor<2x8xf32>
+// EXPLICIT-NEXT:  }
+
+// -----
+
+// Same placement: the call disappears. Kept: no source sharding; a maximal sharding.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @kept(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+    %a = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]<=[4]}", xla.source_sharding = "{devices=[4,1]0,1,2,3}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    %b = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    %c = hlo.custom_call "Sharding"(%x) {xla.sharding = "{maximal device=0}", xla.source_sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    func.return %a, %b, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @kept(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+// CHECK-NEXT:    %b = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    %c = hlo.custom_call "Sharding"(%x) {xla.sharding = "{maximal device=0}", xla.source_sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    func.return %x, %b, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+// CHECK-NEXT:  }
+
+// -----
+
+// Not a per-partition program (no hlo.num_partitions): kept.
+builtin.module {
+  func.func @unpartitioned(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{replicated}", xla.source_sharding = "{replicated}"} : (tensor<8xf32>) -> tensor<8xf32>
+    func.return %r : tensor<8xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @unpartitioned(%x: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{replicated}", xla.source_sharding = "{replicated}"} : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    func.return %r : tensor<8xf32>
+// CHECK-NEXT:  }
+
+
+// REMARK: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[4,1]<=[4]} -> {devices=[4,1]3,2,1,0}: permute
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[4,1]<=[4]} -> {devices=[1,4]<=[4]}: all_to_all
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2]<=[4]} -> {devices=[2,1,2]<=[4] last_tile_dim_replicate}: all_gather
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {replicated} -> {devices=[2,2]<=[4]}: slice
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2]<=[2,2]T(1,0)} -> {devices=[4,1]<=[4]}: gather_slice
+// REMARK-NEXT: remark: spmd-expand-reshard: %a (hlo.custom_call): {devices=[4,1]0,1,2,3} -> {devices=[4,1]<=[4]}: noop
+// REMARK-NEXT: remark: spmd-expand-reshard: %b (hlo.custom_call): kept: no source or no target sharding
+// REMARK-NEXT: remark: spmd-expand-reshard: %c (hlo.custom_call): kept: cannot reshard a maximal sharding
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): kept: the module has no hlo.num_partitions
