@@ -68,6 +68,7 @@ from neuron_cc.dialects.hlo import (
 )
 from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
 from neuron_cc.dialects.hlo.dimension_numbers import Window
+from neuron_cc.spmd.sharding import ShardingAttr
 from neuron_cc.translate.hlo_text.shapes import (
     API_VERSIONS,
     ShapeError,
@@ -208,6 +209,8 @@ _REFERENCE = re.compile(r"%([A-Za-z_][A-Za-z0-9_.\-]*)")
 
 
 def _raw_value(key: str, value: Attribute, owner: str) -> str:
+    if isinstance(value, ShardingAttr):
+        return value.to_hlo_text()
     if isinstance(value, StringAttr):
         if "\0" in value.data:
             raise ExportError(f"attribute {key} of {owner} contains a NUL character")

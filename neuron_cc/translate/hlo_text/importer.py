@@ -4,7 +4,9 @@
 between): the ENTRY computation and every computation reached by `call`/`fusion` become
 `func.func`s; computations used as `to_apply`/`condition`/`body`/branches are cloned into the
 regions of their users; instruction names become SSA name hints; attributes the dialect does
-not model are kept verbatim as `xla.<key>` string attributes so export reproduces them.
+not model are kept verbatim as `xla.<key>` string attributes so export reproduces them, except
+`sharding=`, which becomes an `xla.sharding = #hlo.sharding<...>` attribute (raw text if it
+does not parse).
 
 Differences from XLA's own parser: mesh-axes replica groups are expanded to explicit groups;
 `entry_computation_layout` is recomputed on export; when the header has no `num_partitions`
@@ -38,6 +40,7 @@ from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import ReturnOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
+from neuron_cc.spmd.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.translate.hlo_text import attrs as A
 from neuron_cc.translate.hlo_text.attrs import AttrError
 from neuron_cc.translate.hlo_text.builders import (
@@ -185,8 +188,19 @@ class _Importer:
             fn.arg_attrs = ArrayAttr([DictionaryAttr(d) for d in arg_attrs])
         return fn
 
+    def attribute(self, key: str, raw: str) -> Attribute:
+        """`sharding=` becomes a `#hlo.sharding` (when it parses); everything else raw text."""
+        if key == "sharding":
+            try:
+                return ShardingAttr.from_hlo_text(raw)
+            except ShardingSyntaxError:
+                pass
+        return self.string(raw)
+
     def param_attrs(self, inst: Instruction) -> dict[str, Attribute]:
-        extras: dict[str, Attribute] = {f"xla.{k}": self.string(v) for k, v in inst.attrs.items()}
+        extras: dict[str, Attribute] = {
+            f"xla.{k}": self.attribute(k, v) for k, v in inst.attrs.items()
+        }
         if inst.shape_text is not None:
             extras["xla.shape"] = self.string(inst.shape_text)
         return extras
@@ -320,7 +334,7 @@ class _Importer:
             attr_name = (
                 "xla.fusion_kind" if inst.opcode == "fusion" and key == "kind" else f"xla.{key}"
             )
-            op.attributes[attr_name] = self.string(raw)
+            op.attributes[attr_name] = self.attribute(key, raw)
         if inst.shape_text is not None:
             op.attributes["xla.shape"] = self.string(inst.shape_text)
             if inst.opcode == "bitcast":
