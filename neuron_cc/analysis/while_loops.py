@@ -38,7 +38,11 @@ from neuron_cc.transforms.hlo_dce import is_removable
 
 
 def while_ops_post_order(op: Operation) -> list[WhileOp]:
-    """Every `hlo.while` inside `op` (and `op` itself), inner loops first, else program order."""
+    """Every `hlo.while` inside `op` (and `op` itself), inner loops first, else program order.
+
+    Only ops with regions are pushed on the work stack (the others cannot contain a loop), so
+    this costs one cheap pass over the ops plus work proportional to the region-holding ops.
+    """
     found: list[WhileOp] = []
     stack: list[tuple[Operation, bool]] = [(op, False)]
     while stack:
@@ -48,10 +52,15 @@ def while_ops_post_order(op: Operation) -> list[WhileOp]:
                 found.append(current)
             continue
         stack.append((current, True))
-        children = [
-            inner for region in current.regions for block in region.blocks for inner in block.ops
+        nested = [
+            inner
+            for region in current.regions
+            for block in region.blocks
+            for inner in block.ops
+            if inner.regions
         ]
-        stack.extend((child, False) for child in reversed(children))
+        nested.reverse()
+        stack.extend([(child, False) for child in nested])
     return found
 
 

@@ -146,19 +146,41 @@ def write_output(path: str | None, text: str) -> None:
     if path is None:
         sys.stdout.write(text)
         return
-    write_bytes_atomically(path, text.encode())
+    write_bytes_atomically(path, text)
 
 
-def write_bytes_atomically(path: str, data: bytes) -> None:
+def write_pieces(path: str, pieces: list[str]) -> None:
+    """Write text pieces to `path` atomically, without joining them first."""
     target = os.path.abspath(path)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have created
-        os.replace(tmp, target)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.writelines(pieces)
+        _publish(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _publish(tmp: str, target: str) -> None:
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have created
+    os.replace(tmp, target)
+
+
+def write_bytes_atomically(path: str, data: bytes | str) -> None:
+    """Write `data` (bytes, or text as UTF-8 without an extra encoded copy) atomically."""
+    target = os.path.abspath(path)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
+    try:
+        if isinstance(data, str):
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
+        else:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        _publish(tmp, target)
     except BaseException:
         os.unlink(tmp)
         raise

@@ -34,7 +34,7 @@ from neuron_cc.tools.driver import (
     read_hlo,
     run_guarded,
     verify_error_message,
-    write_output,
+    write_pieces,
 )
 from neuron_cc.transforms import get_all_passes
 
@@ -57,7 +57,16 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 class _BufferedOutput(StringIO):
-    """Collects the output; `close()` is a no-op so the text survives xDSL's run()."""
+    """Collects the output pieces (no StringIO buffer copy: a 100k-op module's text is tens
+    of MB); `close()` is a no-op so the text survives xDSL's run()."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pieces: list[str] = []
+
+    def write(self, s: str) -> int:
+        self.pieces.append(s)
+        return len(s)
 
     def close(self) -> None:
         pass
@@ -201,19 +210,28 @@ class NeuronOptMain(xDSLOptMain):
         """Write `-o` atomically (temp file + rename) once everything succeeded."""
         if self.buffer is None or self.args.output_file is None:
             return
-        write_output(self.args.output_file, self.buffer.getvalue())
+        write_pieces(self.args.output_file, self.buffer.pieces)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        # The module is verified: the source text and op locations are no longer needed
+        # (releasing them lowers the peak memory of big modules).
+        self.source = None
         if self.args.emit == "mlir":
             return super().output_resulting_program(prog)
         if self.args.emit == "bir-json":
             return _bir_json(prog)
-        from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo
+        from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo_lines
 
         try:
-            return export_hlo(prog)
+            lines = export_hlo_lines(prog)
         except ExportError as e:
             raise UserError(f"cannot export HLO: {e}") from e
+        # Stream the lines instead of building one string of the whole module.
+        stream: IO[str] = self.buffer if self.buffer is not None else sys.stdout
+        for line in lines:
+            stream.write(line)
+            stream.write("\n")
+        return ""
 
 
 def _bir_json(prog: ModuleOp) -> str:

@@ -246,7 +246,6 @@ class _Builder:
         self.index: dict[SSAValue, int] = {}
         self.bases: list[str] = []
         self.shapes: list[tuple[str, str]] = []
-        self.line_of: dict[int, int] = {}
         self.params: list[int] = []
         self.op_name = what
         self.root = -1
@@ -264,7 +263,6 @@ class _Builder:
                 self.by_hint[hint] = i
         self.bases.append(base)
         self.shapes.append(shapes)
-        self.line_of[i] = len(self.lines)
         self.lines.append(f"  %\0{i}\0 = {shapes[0]} {rhs}")
         return i
 
@@ -339,8 +337,15 @@ class _Builder:
         return last.operands
 
     def finish(self, results: Sequence[SSAValue]) -> str:
+        """Mark the ROOT and return the whole template `(params) -> shape {<lines>}` (regions:
+        the template text is also their dedupe key)."""
+        header = self.finish_lines(results)
+        body = "\n".join(self.lines)
+        return f"{header} {{\n{body}\n}}"
+
+    def finish_lines(self, results: Sequence[SSAValue]) -> str:
         """Mark the ROOT (a tuple of `results` unless there is exactly one) and return the
-        template `(params) -> shape {\\n lines \\n}`."""
+        signature template `(params) -> shape`; the body stays in `self.lines`."""
         if len(results) == 1:
             root = self.local(results[0])
         else:
@@ -351,12 +356,11 @@ class _Builder:
             )
             operands = ", ".join(f"%\0{i}\0" for i in indices)
             root = self.define(None, "tuple", shapes, f"tuple({operands})")
-        k = self.line_of[root]
+        k = root  # one line per defined value, in definition order
         self.lines[k] = "  ROOT " + self.lines[k][2:]
         signature = ", ".join(f"\0{i}\0: {self.shapes[i][1]}" for i in self.params)
         self.root = root
-        body = "\n".join(self.lines)
-        return f"({signature}) -> {self.shapes[root][1]} {{\n{body}\n}}"
+        return f"({signature}) -> {self.shapes[root][1]}"
 
 
 class _Exporter:
@@ -366,7 +370,7 @@ class _Exporter:
         self.computation_names = _Names()
         self.shape_cache: dict[int, tuple[Attribute, tuple[str, str]]] = {}
         self.stored_cache: dict[tuple[str, int], bool] = {}
-        self.computations: list[str] = []
+        self.computations: list[list[str]] = []
         self.regions: dict[str, str] = {}
         self.funcs: dict[str, FuncOp] = {}
         self.func_names: dict[str, str] = {}
@@ -413,7 +417,19 @@ class _Exporter:
     def finalize(self, builder: _Builder, template: str, name: str, entry: bool) -> None:
         names = [self.instruction_names.unique(base) for base in builder.bases]
         prefix = "ENTRY %" if entry else "%"
-        self.computations.append(f"{prefix}{name} {_substitute(template, names)}")
+        self.computations.append([f"{prefix}{name} {_substitute(template, names)}"])
+
+    def finalize_lines(self, builder: _Builder, header: str, name: str, entry: bool) -> None:
+        """Like `finalize` for a (large) function: substitute names line by line, in place,
+        so no whole-function template string is ever built (peak memory)."""
+        names = [self.instruction_names.unique(base) for base in builder.bases]
+        prefix = "ENTRY %" if entry else "%"
+        lines = builder.lines
+        for i, line in enumerate(lines):
+            lines[i] = _substitute(line, names)
+        lines.insert(0, f"{prefix}{name} {_substitute(header, names)} {{")
+        lines.append("}")
+        self.computations.append(lines)
 
     def region(self, region: Region, op: Operation, what: str) -> str:
         """The name of the computation printed for `region` of `op`."""
@@ -452,8 +468,8 @@ class _Exporter:
         block = func.body.blocks[0]
         builder.add_params(block, func.arg_attrs)
         results = builder.emit_block(block, FuncReturnOp)
-        template = builder.finish(results)
-        self.finalize(builder, template, self.func_names[symbol], entry)
+        header = builder.finish_lines(results)
+        self.finalize_lines(builder, header, self.func_names[symbol], entry)
         self.in_progress.discard(symbol)
         self.emitted.add(symbol)
         if entry:
@@ -511,6 +527,11 @@ class _Exporter:
         return _int(value)
 
     def export(self) -> str:
+        return "\n".join(self.export_lines())
+
+    def export_lines(self) -> list[str]:
+        """The HLO text as lines (joined by newlines it is `export()`; writers can stream them
+        without building the whole text: a 100k-op module is tens of MB)."""
         entry = self.collect_funcs()
         self.entry_symbol = entry.sym_name.data
         for symbol, func in self.funcs.items():
@@ -522,13 +543,24 @@ class _Exporter:
         frames = self.module.attributes.get("xla.stack_frames")
         if isinstance(frames, StringAttr) and frames.data.strip():
             chunks.append(frames.data.strip("\n"))
-        chunks += self.computations
-        return "\n\n".join(chunks) + "\n"
+        pieces: list[str] = []
+        for chunk in chunks:
+            pieces += (chunk, "")
+        for lines in self.computations:
+            pieces += lines
+            pieces.append("")
+        self.computations = []
+        return pieces
 
 
 def export_hlo(module: ModuleOp) -> str:
     """XLA HLO text of `module` (raises ExportError for what XLA cannot express)."""
     return _Exporter(module).export()
+
+
+def export_hlo_lines(module: ModuleOp) -> list[str]:
+    """`export_hlo(module)` as a list of lines (to be joined with newlines)."""
+    return _Exporter(module).export_lines()
 
 
 # --- instruction handlers: op -> `opcode(operands), attr=value, ...` --------------------------

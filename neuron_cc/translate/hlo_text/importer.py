@@ -107,6 +107,30 @@ def import_hlo(
             gc.enable()
 
 
+_REGION_ATTRS = (
+    "to_apply",
+    "condition",
+    "body",
+    "branch_computations",
+    "true_computation",
+    "false_computation",
+)
+
+
+def _region_computations(record: HloModuleRecord) -> set[str]:
+    """Computations cloned into regions (their records are needed until the end)."""
+    names: set[str] = set()
+    for comp in record.computations.values():
+        for inst in comp.instructions:
+            if inst.opcode == "call":
+                continue
+            for key in _REGION_ATTRS:
+                raw = inst.attrs.get(key)
+                if raw is not None:
+                    names.update(A.computation_names(raw))
+    return names
+
+
 def _called_computations(record: HloModuleRecord) -> set[str]:
     called = {record.entry.name}
     for comp in record.computations.values():
@@ -136,9 +160,13 @@ class _Importer:
         record = self.record
         funcs: list[Operation] = []
         called = _called_computations(record)
-        for comp in record.computations.values():
-            if comp.name in called:
+        regions = _region_computations(record)
+        for name in list(record.computations):
+            comp = record.computations[name]
+            if name in called:
                 funcs.append(self.function(comp))
+                if name not in regions:
+                    del record.computations[name]  # free its records early (peak memory)
         module = ModuleOp(funcs)
         module.sym_name = StringAttr(record.name)
         try:
