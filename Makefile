@@ -39,9 +39,7 @@ pytest: venv
 test: lint lit pytest
 
 bench: venv
-	$(BIN)/python tools/bench_parse_print.py
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench_import.py
-	$(BIN)/python tools/bench_interpreter.py
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench.py --sizes 1000,10000,100000
 
 clean:
 	rm -rf $(VENV) build *.egg-info
