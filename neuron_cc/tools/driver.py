@@ -146,41 +146,39 @@ def write_output(path: str | None, text: str) -> None:
     if path is None:
         sys.stdout.write(text)
         return
-    write_bytes_atomically(path, text)
+    write_pieces(path, [text])
 
 
 def write_pieces(path: str, pieces: list[str]) -> None:
-    """Write text pieces to `path` atomically, without joining them first."""
-    target = os.path.abspath(path)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
-    try:
+    """Write text pieces to `path` atomically as UTF-8, without joining them first."""
+
+    def write(fd: int) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.writelines(pieces)
-        _publish(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+
+    _write_atomically(path, write)
 
 
-def _publish(tmp: str, target: str) -> None:
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have created
-    os.replace(tmp, target)
+def write_bytes_atomically(path: str, data: bytes) -> None:
+    """Write `data` to `path` atomically."""
+
+    def write(fd: int) -> None:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+
+    _write_atomically(path, write)
 
 
-def write_bytes_atomically(path: str, data: bytes | str) -> None:
-    """Write `data` (bytes, or text as UTF-8 without an extra encoded copy) atomically."""
+def _write_atomically(path: str, write: Callable[[int], None]) -> None:
+    """Temp file in the target's directory, then rename: readers never see a partial file."""
     target = os.path.abspath(path)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".neuron-cc-")
     try:
-        if isinstance(data, str):
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(data)
-        else:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        _publish(tmp, target)
+        write(fd)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would have created
+        os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)
         raise
