@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: venv demo test lint typecheck lit pytest bench clean
+.PHONY: venv demo test lint typecheck lit pytest bench bench-tools fuzz clean
 
 venv: $(STAMP)
 
@@ -38,7 +38,16 @@ pytest: venv
 
 test: lint lit pytest
 
-bench: venv
+# The benchmark's optional tools: matplotlib (the scaling plot) and Debian's mlir-opt (the
+# end-to-end baseline); each is skipped with a message where it cannot be installed.
+bench-tools: venv
+	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "matplotlib unavailable: no plot"
+	command -v mlir-opt >/dev/null || ls /usr/bin/mlir-opt-* >/dev/null 2>&1 || \
+		(apt-get install -y -qq mlir-19-tools >/dev/null 2>&1 || \
+		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq mlir-19-tools >/dev/null 2>&1)) || \
+		echo "mlir-opt unavailable: its baseline is skipped"
+
+bench: bench-tools
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench.py --sizes 1000,10000,100000
 
 clean:

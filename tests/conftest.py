@@ -8,6 +8,27 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests: a fixed seed and bounded example counts in `make test` ("ci"); `make fuzz`
+# selects "fuzz" (random seeds, NEURON_FUZZ_EXAMPLES examples per property).
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "fuzz",
+    derandomize=False,
+    deadline=None,
+    print_blob=True,
+    max_examples=int(os.environ.get("NEURON_FUZZ_EXAMPLES", "5000")),
+    suppress_health_check=list(HealthCheck),
+)
+settings.load_profile(os.environ.get("NEURON_HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -50,6 +50,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.analysis.replica_groups import device_counts, groups_problem
+from neuron_cc.dialects import verify_cache
 from neuron_cc.dialects.bir_attributes import (
     ATTRS as _ATTRS,
 )
@@ -527,3 +528,4 @@ OPS: list[type[Operation]] = [
 ATTRS: list[type[Attribute]] = list(_ATTRS)
 
 BIR = Dialect("bir", OPS, ATTRS)
+verify_cache.install(OPS)

@@ -7,7 +7,7 @@ Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control
 
 from xdsl.ir import Dialect
 
-from neuron_cc.dialects import xdsl_patches
+from neuron_cc.dialects import verify_cache, xdsl_patches
 from neuron_cc.dialects.hlo import (
     attributes,
     collectives,
@@ -45,3 +45,6 @@ _ATTRS = [
 
 HLO = Dialect("hlo", _OPS, _ATTRS)  # pyright: ignore[reportArgumentType]
 """The hlo dialect object, as registered with xDSL contexts."""
+
+# Elementwise, data-movement and dot verifiers read only operand/result types and properties.
+verify_cache.install(_OPS, local=[*elementwise.OPS, *data_movement.OPS, computation.DotOp])

@@ -18,6 +18,14 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 # Runs of characters that cannot open, close or end a raw value, or a whole string literal.
 _RAW_CHUNK = re.compile(r'[^(){}\[\]",\n]+|"(?:[^"\\]|\\.)*"', re.S)
 _OPEN = {"(": ")", "{": "}", "[": "]"}
+# The common attribute values in one match: runs of plain characters, string literals and
+# bracket groups nested at most two deep (`metadata={op_name="a/b" ...}`, `{{0,1},{2,3}}`).
+_STR = r'"(?:[^"\\]|\\.)*"'
+_GROUP1 = rf"(?:\{{(?:[^(){{}}\[\]\"]|{_STR})*\}}|\[[^(){{}}\[\]\"]*\]|\([^(){{}}\[\]\"]*\))"
+_GROUP2 = rf"(?:\{{(?:[^(){{}}\[\]\"]|{_STR}|{_GROUP1})*\}}|\[(?:[^(){{}}\[\]\"]|{_GROUP1})*\])"
+_SIMPLE_VALUE = re.compile(rf'(?:[^(){{}}\[\]",\n]|{_STR}|{_GROUP2})*', re.S)
+_VALUE_END = frozenset(",)}\n")
+_MAY_SKIP = frozenset(" \t\n\r\f\v/")
 
 
 class HloParseError(Exception):
@@ -40,7 +48,10 @@ class Cursor:
         raise HloParseError(message, self.pos if pos is None else pos)
 
     def skip(self) -> None:
-        m = _WS.match(self.text, self.pos)
+        pos = self.pos
+        if self.text[pos : pos + 1] not in _MAY_SKIP:  # most calls: nothing to skip
+            return
+        m = _WS.match(self.text, pos)
         if m is not None:
             self.pos = m.end()
 
@@ -107,6 +118,10 @@ class Cursor:
         """Raw text up to the next `,` / `)` / `}` / newline at bracket depth 0."""
         self.skip()
         text, start = self.text, self.pos
+        m = _SIMPLE_VALUE.match(text, start)
+        end = m.end()
+        if end == len(text) or text[end] in _VALUE_END:
+            return self._finish_raw(start, end)
         pos, stack = start, []
         while pos < len(text):
             m = _RAW_CHUNK.match(text, pos)
@@ -126,9 +141,12 @@ class Cursor:
             pos += 1
         if stack:
             self.error("unterminated attribute value", start)
-        self.pos = pos
-        raw = text[start:pos]
-        if "/" in raw:  # drop comments outside string literals
+        return self._finish_raw(start, pos)
+
+    def _finish_raw(self, start: int, end: int) -> str:
+        self.pos = end
+        raw = self.text[start:end]
+        if "//" in raw or "/*" in raw:  # drop comments outside string literals
             raw = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", raw)
         return raw.strip()
 
