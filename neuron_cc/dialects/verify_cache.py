@@ -28,7 +28,8 @@ from typing import Any
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
 
-_MAX_ENTRIES = 200_000
+_MAX_ENTRIES = 100_000
+_MAX_IDENTITIES = 20_000
 
 
 class _Cache:
@@ -39,7 +40,11 @@ class _Cache:
         self.by_value: set[tuple[object, ...]] = set()
 
     def remember(self, key: tuple[object, ...], identity: tuple[int, ...]) -> None:
-        if len(self.by_identity) >= _MAX_ENTRIES:
+        # Parsed .mlir gives every op its own type objects: the identity map would grow with
+        # the module, so it is bounded more tightly than the value set.
+        if len(self.by_identity) >= _MAX_IDENTITIES:
+            self.by_identity.clear()
+        if len(self.by_value) >= _MAX_ENTRIES:
             self.clear()
         self.by_identity[identity] = key
         self.by_value.add(key)

@@ -118,8 +118,8 @@ class Cursor:
         """Raw text up to the next `,` / `)` / `}` / newline at bracket depth 0."""
         self.skip()
         text, start = self.text, self.pos
-        m = _SIMPLE_VALUE.match(text, start)
-        end = m.end()
+        m = _SIMPLE_VALUE.match(text, start)  # always matches (possibly empty)
+        end = m.end() if m is not None else start
         if end == len(text) or text[end] in _VALUE_END:
             return self._finish_raw(start, end)
         pos, stack = start, []
