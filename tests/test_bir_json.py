@@ -531,7 +531,9 @@ def test_neuron_opt_reports_an_op_without_json_form(tool: Any, tmp_path: Path) -
     source.write_text('"bir.mystery"() : () -> ()\n')
     result = tool("neuron-opt", "--allow-unregistered-dialect", source, "--emit", "bir-json")
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr == "error: cannot export BIR JSON: 'bir.mystery' has no BIR JSON form\n"
+    assert result.stderr == (
+        f"error: {source}:1:1: cannot export BIR JSON: 'bir.mystery' has no BIR JSON form\n"
+    )
 
 
 def test_neuron_translate_modes_are_exclusive(tool: Any, tmp_path: Path) -> None:

@@ -307,9 +307,20 @@ class LoopInfo:
     def equals_induction(self, v: SSAValue) -> int | None:
         """The induction slot whose value `v` equals in every iteration, else None."""
         a = self.affine(v)
+        if a is not None and a.slot is None:
+            return self._single_value_induction(a.offset)
         if a is None or a.slot is None or a.coef != 1 or a.offset != 0:
             return None
         return a.slot if a.slot in self.induction else None
+
+    def _single_value_induction(self, value: int) -> int | None:
+        """A counting slot that holds `value` in every iteration (a loop of one trip, where the
+        ranges fold the counter itself to a constant), preferring the trip counter."""
+        slots = sorted(self.induction, key=lambda j: j != self.counter)
+        for j in slots:
+            if self.induction[j].step != 0 and self.slot_range(j) == (value, value):
+                return j
+        return None
 
 
 _T = TypeVar("_T")

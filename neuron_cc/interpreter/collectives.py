@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
@@ -35,12 +36,14 @@ from neuron_cc.dialects.hlo.p2p import (
     SendDoneOp,
     SendOp,
 )
+from neuron_cc.dialects.hlo.types import tuple_elements
 from neuron_cc.interpreter.reducers import finish, make_combiner
 from neuron_cc.interpreter.values import (
     TOKEN,
     InterpretationError,
     SpmdState,
     element_of,
+    numpy_dtype,
     spmd_state,
     type_bytes,
 )
@@ -62,7 +65,32 @@ def groups_of(op: CollectiveOp, state: SpmdState) -> list[list[int]]:
                     f"'{op.name}' groups name device {d}, but the run has {devices} devices "
                     f"({state.num_replicas} replicas x {state.num_partitions} partitions)"
                 )
+    if not isinstance(op, CollectiveBroadcastOp):
+        _check_cover(op, groups, state)
     return groups
+
+
+def _check_cover(op: CollectiveOp, groups: list[list[int]], state: SpmdState) -> None:
+    """Every device runs the collective, so each must be in exactly one group (XLA fails
+    "device not in any replica group" at run time otherwise)."""
+    seen: dict[int, int] = {}
+    for group in groups:
+        for d in group:
+            seen[d] = seen.get(d, 0) + 1
+    missing = [d for d in range(state.num_devices) if d not in seen]
+    repeated = sorted(d for d, n in seen.items() if n > 1)
+    if missing or repeated:
+        problem = (
+            f"devices {missing[:8]} are in none of its {len(groups)} groups"
+            if missing
+            else f"devices {repeated[:8]} are in several of its groups"
+        )
+        raise InterpretationError(
+            f"'{op.name}': {problem} "
+            f"(the run has {state.num_replicas} replicas x {state.num_partitions} partitions; "
+            "every device executes the collective)",
+            op,
+        )
 
 
 class MemberTable:
@@ -164,12 +192,12 @@ class HloCollectiveFunctions(InterpreterFunctions):
             result: PythonValues = (np.concatenate(received, axis=dim),)
         else:
             # Tuple form: element k of device d = operand rank(d) of the rank-k member.
-            result = (
-                tuple(
-                    _select_by_rank([args[j][members[k]] for j in range(n)], table.rank)
-                    for k in range(n)
-                ),
+            elements = tuple(
+                _select_by_rank([args[j][members[k]] for j in range(n)], table.rank)
+                for k in range(n)
             )
+            # One operand (a group of one): the result is that tensor, not a 1-tuple.
+            result = (elements[0] if len(elements) == 1 else elements,)
         state.record("all-to-all", (n - 1) / n * _bytes(op))
         return result
 
@@ -191,7 +219,7 @@ class HloCollectiveFunctions(InterpreterFunctions):
     ) -> PythonValues:
         state = spmd_state(interpreter)
         pairs = op.source_target_pairs.data
-        result = _route(state, pairs, op.channel_id is not None, args[0])
+        result = _route(state, pairs, op.channel_id is not None, args[0], op)
         state.record("collective-permute", _bytes(op))
         return (result,)
 
@@ -199,7 +227,13 @@ class HloCollectiveFunctions(InterpreterFunctions):
     def run_send(self, interpreter: Interpreter, op: SendOp, args: PythonValues) -> PythonValues:
         state = spmd_state(interpreter)
         pairs = _send_recv_pairs(op)
-        state.mailbox[op.channel_id.value.data] = _route(state, pairs, True, args[0])
+        channel = op.channel_id.value.data
+        if channel in state.mailbox:
+            raise InterpretationError(
+                f"send on channel {channel} while the previous send on it is not received", op
+            )
+        state.mailbox[channel] = _route(state, pairs, True, args[0], op)
+        state.senders[channel] = op
         state.record("send", _bytes(op))
         return ((args[0], np.zeros(state.num_devices, np.uint32), TOKEN),)
 
@@ -213,16 +247,38 @@ class HloCollectiveFunctions(InterpreterFunctions):
     def run_recv(self, interpreter: Interpreter, op: RecvOp, args: PythonValues) -> PythonValues:
         state = spmd_state(interpreter)
         channel = op.channel_id.value.data
-        data = state.mailbox.pop(channel, None)
-        if data is None:
-            raise InterpretationError(f"recv on channel {channel} has no matching send before it")
+        # XLA usually issues the recv before its send: then the data is taken by recv_done.
+        data = _take(state, op, op) if channel in state.mailbox else PendingRecv(op)
         return ((data, np.zeros(state.num_devices, np.uint32), TOKEN),)
 
     @impl(RecvDoneOp)
     def run_recv_done(
         self, interpreter: Interpreter, op: RecvDoneOp, args: PythonValues
     ) -> PythonValues:
-        return ((args[0][0], TOKEN),)
+        data = args[0][0]
+        if isinstance(data, PendingRecv):
+            data = _take(spmd_state(interpreter), data.recv, op)
+        return ((data, TOKEN),)
+
+
+class PendingRecv:
+    """The data of a recv issued before its send; its recv_done takes it from the mailbox."""
+
+    def __init__(self, recv: RecvOp) -> None:
+        self.recv = recv
+
+
+def _take(state: SpmdState, recv: RecvOp, at: Operation) -> Array:
+    """The value sent on `recv`'s channel (checked against the recv), taken at op `at`."""
+    channel = recv.channel_id.value.data
+    data = state.mailbox.pop(channel, None)
+    sender = state.senders.pop(channel, None)
+    if data is None:
+        raise InterpretationError(
+            f"recv on channel {channel} has no matching send before its {at.name}", at
+        )
+    _check_recv(recv, sender, data)
+    return data
 
 
 def _group_reduce(
@@ -258,11 +314,18 @@ def _bytes(op: Operation) -> float:
     return float(sum(type_bytes(o.type) for o in op.operands))
 
 
-def _route(state: SpmdState, pairs: Any, cross_partition: bool, x: Array) -> Array:
+def _route(state: SpmdState, pairs: Any, cross_partition: bool, x: Array, op: Operation) -> Array:
     """Device target receives device source's value (ids per the mode); others get zeros."""
     result = np.zeros_like(x)
     r_count, p_count = state.num_replicas, state.num_partitions
+    count, what = (p_count, "partition") if cross_partition else (r_count, "replica")
     for source, target in pairs:
+        if not (0 <= source < count and 0 <= target < count):
+            raise InterpretationError(
+                f"'{op.name}' source_target_pair {{{source},{target}}} names a {what} outside "
+                f"the run's {count} {what}s",
+                op,
+            )
         if cross_partition:
             for r in range(r_count):
                 result[r * p_count + target] = x[r * p_count + source]
@@ -270,6 +333,35 @@ def _route(state: SpmdState, pairs: Any, cross_partition: bool, x: Array) -> Arr
             for p in range(p_count):
                 result[target * p_count + p] = x[source * p_count + p]
     return result
+
+
+def _check_recv(op: RecvOp, sender: Operation | None, data: Any) -> None:
+    """The recv must expect what its send sent: the same shape and the same pairs."""
+    channel = op.channel_id.value.data
+    expected = tuple_elements(op.result.type)[0]
+    if not isinstance(data, np.ndarray) or not isinstance(expected, TensorType):
+        return
+    if tuple(expected.get_shape()) != data.shape[1:] or data.dtype != numpy_dtype(
+        expected.element_type
+    ):
+        raise InterpretationError(
+            f"recv on channel {channel} expects {expected}, but the send sent "
+            f"{sender.operands[0].type if sender is not None else list(data.shape[1:])}",
+            op,
+        )
+    if sender is None:
+        return
+    try:
+        expect = _send_recv_pairs(op)
+    except InterpretationError:
+        return  # a recv without its own pairs takes the send's
+    sent = _send_recv_pairs(sender)
+    if sorted(sent) != sorted(expect):
+        raise InterpretationError(
+            f"recv on channel {channel} lists source_target_pairs {expect}, but its send "
+            f"lists {sent}: the devices would wait for peers that never send",
+            op,
+        )
 
 
 def _send_recv_pairs(op: Operation) -> list[tuple[int, int]]:

@@ -92,10 +92,19 @@ class HloControlFlowFunctions(InterpreterFunctions):
     @impl(WhileOp)
     def run_while(self, interpreter: Interpreter, op: WhileOp, args: PythonValues) -> PythonValues:
         state = args[0]
+        limit = spmd_state(interpreter).max_while_iterations
+        iterations = 0
         while True:
             (pred,) = interpreter.run_ssacfg_region(op.condition, (state,), "while.condition")
             if not uniform_scalar(op, pred, "loop condition"):
                 return (state,)
+            if 0 < limit <= iterations:
+                raise InterpretationError(
+                    f"{describe(op)} is still running after {limit} iterations (an infinite "
+                    "loop?); raise the limit with --max-while-iterations",
+                    op,
+                )
+            iterations += 1
             (state,) = interpreter.run_ssacfg_region(op.body, (state,), "while.body")
 
     @impl(ConditionalOp)

@@ -15,14 +15,23 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
-from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, TupleType
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    OpImplResult,
+    PythonValues,
+    _InterpreterFunctionImpls,  # pyright: ignore[reportPrivateUsage]
+)
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import InterpretationError as XdslInterpretationError
 
 from neuron_cc.analysis.entry import find_entry
 from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.interpreter.values import (
+    DEFAULT_MAX_VALUE_BYTES,
+    DEFAULT_MAX_WHILE_ITERATIONS,
     InterpretationError,
     SpmdState,
     Value,
@@ -30,6 +39,7 @@ from neuron_cc.interpreter.values import (
     is_bf16,
     normalize,
     numpy_dtype,
+    storage_bytes,
 )
 
 Array = np.ndarray[Any, Any]
@@ -62,9 +72,82 @@ def _function_tables() -> list[InterpreterFunctions]:
     ]
 
 
+def _callee(op: Operation) -> str | None:
+    """The callee name of a call op (`hlo.call`, `func.call`), else None."""
+    callee = op.properties.get("callee")
+    return callee.string_value() if isinstance(callee, SymbolRefAttr) else None
+
+
+class RunGuard(Interpreter.Listener):
+    """Safety checks around every interpreted op (see notes/INTERPRETER_SAFETY.md).
+
+    Keeps the stack of ops being run (the innermost one is blamed for an error without an op),
+    refuses a result bigger than `state.max_value_bytes` before it is computed, and refuses a
+    call of a computation that is already running (HLO has no recursion).
+    """
+
+    def __init__(self, state: SpmdState) -> None:
+        self.state = state
+        self.running: list[Operation] = []
+        self._bytes: dict[Operation, int] = {}
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        callee = _callee(op)
+        if callee is not None:
+            calls = [c for c in map(_callee, self.running) if c is not None]
+            if callee in calls:
+                chain = " -> ".join(f"@{c}" for c in [*calls, callee])
+                raise InterpretationError(
+                    f"recursive call of @{callee} ({chain}): HLO computations cannot recurse", op
+                )
+        self._check_size(op)
+        self.running.append(op)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        # Ops above `op` are stale: they raised an exception that an implementation caught.
+        while self.running and self.running.pop() is not op:
+            pass
+
+    def _check_size(self, op: Operation) -> None:
+        limit = self.state.max_value_bytes
+        if limit <= 0:
+            return
+        size = self._bytes.get(op)
+        if size is None:
+            try:
+                size = max((storage_bytes(r.type) for r in op.results), default=0)
+            except InterpretationError:
+                size = 0
+            self._bytes[op] = size
+        total = size * self.state.num_devices
+        if total > limit:
+            raise InterpretationError(
+                f"'{op.name}' would produce {total} bytes ({size} bytes on each of "
+                f"{self.state.num_devices} devices), over the interpreter's limit of {limit} "
+                "bytes per value",
+                op,
+            )
+
+    def innermost(self) -> Operation | None:
+        return self.running[-1] if self.running else None
+
+
+class _QuietImpls(_InterpreterFunctionImpls):
+    """xDSL's implementation table without its error handler, which prints the WHOLE module
+    into the exception's notes at every nesting level an error passes through (seconds per
+    level on big modules, and a RecursionError of its own on deeply nested ones)."""
+
+    def run(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> OpImplResult:
+        entry = self._impl_dict.get(type(op))
+        if entry is None:
+            raise InterpretationError(f"no interpretation of '{op.name}'", op)
+        ft, implementation = entry
+        return implementation(ft, interpreter, op, args)
+
+
 def make_interpreter(module: ModuleOp, state: SpmdState) -> Interpreter:
     """An xDSL interpreter with every hlo implementation registered and `state` attached."""
-    interpreter = Interpreter(module)
+    interpreter = Interpreter(module, _impls=_QuietImpls(), listeners=(RunGuard(state),))
     for table in _function_tables():
         interpreter.register_implementations(table)
     attach_state(interpreter, state)
@@ -83,22 +166,66 @@ def run_module(
     inputs: Sequence[Value],
     num_replicas: int | None = None,
     num_partitions: int | None = None,
+    *,
+    max_while_iterations: int = DEFAULT_MAX_WHILE_ITERATIONS,
+    max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
 ) -> RunResult:
-    """Run the entry function on all devices; `inputs` hold the device axis."""
+    """Run the entry function on all devices; `inputs` hold the device axis.
+
+    Every failure is an `InterpretationError` whose `op` is the failing operation (when one is
+    known): a while running more than `max_while_iterations` times, a result over
+    `max_value_bytes` (all devices together), recursion, running out of memory or Python stack.
+    """
     r, p = device_counts(module)
-    state = SpmdState(num_replicas or r, num_partitions or p)
+    state = SpmdState(
+        num_replicas or r,
+        num_partitions or p,
+        max_while_iterations=max_while_iterations,
+        max_value_bytes=max_value_bytes,
+    )
     entry = entry_function(module)
     arg_types = list(entry.function_type.inputs.data)
     if len(inputs) != len(arg_types):
         raise InterpretationError(f"entry takes {len(arg_types)} arguments, got {len(inputs)}")
     interpreter = make_interpreter(module, state)
-    results = interpreter.call_op(entry, tuple(inputs))
+    results = _guarded_call(interpreter, entry, tuple(inputs))
+    _check_mailbox(state)
     out_types: list[Attribute] = list(entry.function_type.outputs.data)
     outputs: list[Value] = list(results)
     if len(out_types) == 1 and isinstance(out_types[0], TupleType):
         outputs = list(results[0])
         out_types = [t for t in out_types[0].types.data]
     return RunResult(outputs, out_types, state)
+
+
+def _guarded_call(interpreter: Interpreter, entry: func.FuncOp, inputs: PythonValues) -> Any:
+    """Call the entry; every failure becomes an InterpretationError blaming the innermost op."""
+    guard = next(g for g in interpreter.listeners if isinstance(g, RunGuard))
+    try:
+        return interpreter.call_op(entry, inputs)
+    except InterpretationError as e:
+        if e.op is None:
+            e.op = guard.innermost()
+        raise
+    except XdslInterpretationError as e:
+        raise InterpretationError(str(e), guard.innermost()) from None
+    except MemoryError:
+        op = guard.innermost()
+        what = f"'{op.name}'" if op is not None else "the program"
+        raise InterpretationError(f"out of memory while running {what}", op) from None
+    except RecursionError:
+        raise InterpretationError(
+            "the program nests regions or calls too deeply to interpret", guard.innermost()
+        ) from None
+
+
+def _check_mailbox(state: SpmdState) -> None:
+    """A send whose value no recv took would block XLA forever: report it."""
+    for channel in state.mailbox:
+        raise InterpretationError(
+            f"send on channel {channel} is never received (no recv on that channel runs after it)",
+            state.senders.get(channel),
+        )
 
 
 def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device: bool) -> Array:

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
     TupleType,
 )
 from xdsl.interpreter import Interpreter, InterpreterFunctions
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from neuron_cc.dialects.hlo.types import TokenType
 
@@ -42,7 +42,22 @@ Value = Any
 
 
 class InterpretationError(Exception):
-    """A program the interpreter cannot run (divergent control flow, unknown custom call...)."""
+    """A program the interpreter cannot run (divergent control flow, unknown custom call...).
+
+    `op` is the operation that failed (set by whoever raises it, else by the runner to the
+    innermost op running at the time) so tools can report its source location.
+    """
+
+    def __init__(self, message: str, op: Operation | None = None) -> None:
+        super().__init__(message)
+        self.op = op
+
+
+DEFAULT_MAX_WHILE_ITERATIONS = 50_000
+"""Iterations one `while` may run before the run stops with an error (an infinite loop guard)."""
+
+DEFAULT_MAX_VALUE_BYTES = 1 << 30
+"""Storage bytes one value may take, ALL simulated devices together (1 GiB)."""
 
 
 def numpy_dtype(element: Attribute) -> np.dtype[Any]:
@@ -122,6 +137,18 @@ def type_bytes(t: Attribute) -> int:
     return count * width
 
 
+def storage_bytes(t: Attribute) -> int:
+    """Bytes the interpreter stores for one device's value of type `t` (bf16 as float32)."""
+    if isinstance(t, TupleType):
+        return sum(storage_bytes(e) for e in t.types.data)
+    if not isinstance(t, TensorType):
+        return 0
+    count = 1
+    for d in t.get_shape():
+        count *= max(d, 0)
+    return count * numpy_dtype(t.element_type).itemsize
+
+
 @dataclass
 class CollectiveRecord:
     """Statistics of one kind of collective."""
@@ -139,6 +166,12 @@ class SpmdState:
     stats: dict[str, CollectiveRecord] = field(default_factory=dict[str, CollectiveRecord])
     mailbox: dict[int, Any] = field(default_factory=dict[int, Any])
     """Values sent on a channel, routed to their targets, waiting for the matching recv."""
+    senders: dict[int, Operation] = field(default_factory=dict[int, Operation])
+    """The send op of every channel in `mailbox` (for errors about a send never received)."""
+    max_while_iterations: int = DEFAULT_MAX_WHILE_ITERATIONS
+    """Iterations one while may run (0: no limit)."""
+    max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
+    """Storage bytes one result may take, all devices together (0: no limit)."""
 
     @property
     def num_devices(self) -> int:

@@ -19,11 +19,14 @@ from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 RECURSION_LIMIT = 20_000
+# The input file being processed (for errors that have no better location, e.g. nesting too
+# deep for the Python stack while printing or running passes).
+_current_input: list[str] = []
 
 
 class UserError(Exception):
@@ -90,16 +93,32 @@ def read_hlo(
         module = import_hlo(text, name, ImportOptions(allow_elided), positions)
     except HloImportError as e:
         raise UserError(str(e)) from None
+    except RecursionError:
+        raise UserError(f"{name}:1:1: input is nested too deeply to import") from None
     return module, SourceMap(name, text, 0, positions)
 
 
 def parse_mlir(
-    ctx: Context, text: str, name: str, line_offset: int = 0
+    ctx: Context, text: str, name: str, line_offset: int = 0, locate_errors: bool = True
 ) -> tuple[ModuleOp, SourceMap]:
-    """Parse `.mlir` text with the GC paused (xDSL IR is full of cycles)."""
+    """Parse `.mlir` text with the GC paused (xDSL IR is full of cycles). With `locate_errors`,
+    an exception raised while building an op or attribute becomes a ParseError at the token
+    the parser stopped on (else it propagates as is, for `--parsing-diagnostics`)."""
     parser = LocatingParser(ctx, text, name)
     with gc_paused():
-        module = parser.parse_module()
+        try:
+            module = parser.parse_module()
+        except RecursionError:
+            raise ParseError(
+                parser._current_token.span,  # pyright: ignore[reportPrivateUsage]
+                "nested too deeply to parse",
+            ) from None
+        except (DiagnosticException, ValueError, OverflowError) as e:
+            if not locate_errors:
+                raise
+            # Raised while building an attribute (e.g. an integer out of its type's range):
+            # report it at the token the parser stopped on.
+            raise ParseError(parser._current_token.span, _first_line(e)) from None  # pyright: ignore[reportPrivateUsage]
     return module, SourceMap(name, text, line_offset, parser.offsets)
 
 
@@ -117,7 +136,10 @@ def gc_paused() -> Generator[None]:
 
 def parse_error_message(e: ParseError) -> str:
     loc = e.span.get_location()
-    return f"{loc.file}:{loc.line}:{loc.col}: {e.msg}"
+    msg = " ".join(e.msg.split())
+    if not msg or msg.startswith("in "):  # xDSL says just " in block definition" at EOF
+        msg = f"unexpected {'end of input' if e.span.start >= len(e.span.input.content) else 'token'} {msg}".rstrip()
+    return f"{loc.file}:{loc.line}:{loc.col}: {msg}"
 
 
 def verify_error_message(
@@ -133,6 +155,101 @@ def verify_error_message(
             prefix = f"{where}: " if where is not None else ""
             return f"{prefix}'{op.name}' op {message}"
     return _first_line(error)
+
+
+def check_module(module: ModuleOp, source: SourceMap | None) -> None:
+    """What xDSL's verifier does not check, as located UserErrors: every operand is defined
+    before its use (no forward references or cycles in a computation: MLIR's dominance rule
+    for single-block regions) and no computation calls itself, directly or not (HLO has no
+    recursion). Linear in the module size."""
+
+    def located(op: Operation, message: str) -> UserError:
+        where = source.location(op) if source is not None else None
+        return UserError(f"{where + ': ' if where else ''}'{op.name}' op {message}")
+
+    from xdsl.dialects.func import FuncOp
+
+    for op in module.ops:
+        if isinstance(op, FuncOp) and op.is_declaration:
+            raise located(op, f"@{op.sym_name.data} is a declaration: HLO computations need a body")
+    _check_defined_before_use(module, located)
+    _check_no_recursion(module, located)
+
+
+def _check_defined_before_use(
+    module: ModuleOp, located: Callable[[Operation, str], UserError]
+) -> None:
+    index: dict[Operation, int] = {}
+    for op in module.walk():
+        for operand in op.operands:
+            owner = operand.owner
+            home = owner if isinstance(owner, Block) else owner.parent_block()
+            # The ancestor of `op` (itself included) in the block defining the operand.
+            user: Operation | None = op
+            while user is not None and user.parent_block() is not home:
+                user = user.parent_op()
+            name = f"%{operand.name_hint}" if operand.name_hint else "an operand"
+            if home is None or (user is None and _multi_block(home)):
+                continue  # a CFG region with several blocks: dominance needs more than this
+            if user is None:
+                raise located(op, f"uses {name} outside the region that defines it")
+            if isinstance(owner, Block) or home.parent_op() is module:
+                continue
+            if owner not in index:
+                index.update((sibling, i) for i, sibling in enumerate(home.ops))
+            if index[owner] >= index[user]:
+                raise located(
+                    op, f"uses {name} before it is defined (a cycle or forward reference)"
+                )
+
+
+def _call_graph(module: ModuleOp) -> dict[str, list[tuple[Operation, str]]]:
+    """Function name -> its hlo.call ops and their callees (in program order)."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+    from xdsl.dialects.func import FuncOp
+
+    calls: dict[str, list[tuple[Operation, str]]] = {}
+    for func in module.ops:
+        if isinstance(func, FuncOp):
+            edges = calls.setdefault(func.sym_name.data, [])
+            for op in func.walk():
+                callee = op.properties.get("callee") if op.name == "hlo.call" else None
+                if isinstance(callee, SymbolRefAttr):
+                    edges.append((op, callee.root_reference.data))
+    return calls
+
+
+def _multi_block(block: Block) -> bool:
+    region = block.parent
+    return region is not None and len(region.blocks) > 1
+
+
+def _check_no_recursion(module: ModuleOp, located: Callable[[Operation, str], UserError]) -> None:
+    calls = _call_graph(module)
+    # Iterative DFS over the call graph (1: on the stack, 2: done).
+    colour: dict[str, int] = {}
+    for root in calls:
+        if root in colour:
+            continue
+        colour[root] = 1
+        stack = [(root, iter(calls[root]))]
+        while stack:
+            name, edges = stack[-1]
+            step = next(edges, None)
+            if step is None:
+                colour[name] = 2
+                stack.pop()
+                continue
+            call, callee = step
+            if colour.get(callee) == 1:
+                chain = [n for n, _ in stack]
+                cycle = " -> ".join(f"@{n}" for n in [*chain[chain.index(callee) :], callee])
+                raise located(
+                    call, f"recursive call of @{callee} ({cycle}): HLO computations cannot recurse"
+                )
+            if callee in calls and callee not in colour:
+                colour[callee] = 1
+                stack.append((callee, iter(calls[callee])))
 
 
 def _first_line(e: BaseException) -> str:
@@ -187,13 +304,21 @@ def _write_atomically(path: str, write: Callable[[int], None]) -> None:
 def read_text(path: str) -> str:
     if not os.path.isfile(path):
         raise UserError(f"no such input file: {path}")
-    with open(path, encoding="utf-8") as f:
-        try:
-            return f.read()
-        except UnicodeDecodeError as e:
-            raise UserError(
-                f"{path}: not a UTF-8 text file ({e.reason} at byte {e.start})"
-            ) from None
+    with open(path, "rb") as f:
+        return decode_text(f.read(), path)
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """UTF-8 text of an input file; a located UserError at the first invalid byte."""
+    _current_input[:] = [name]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise UserError(
+            f"{name}:{line}:{col}: not a UTF-8 text file ({e.reason} at byte {e.start})"
+        ) from None
 
 
 def fail(message: str) -> NoReturn:
@@ -211,7 +336,8 @@ def run_guarded(body: Callable[[], int]) -> int:
     except ParseError as e:
         fail(parse_error_message(e))
     except RecursionError:
-        fail("input is nested too deeply to process")
+        where = f"{_current_input[0]}:1:1: " if _current_input else ""
+        fail(f"{where}input is nested too deeply to process")
     except (OSError, UnicodeDecodeError) as e:
         fail(str(e))
     except DiagnosticException as e:

@@ -29,6 +29,8 @@ from neuron_cc.dialects import get_all_dialects
 from neuron_cc.tools.driver import (
     SourceMap,
     UserError,
+    check_module,
+    decode_text,
     gc_paused,
     parse_mlir,
     read_hlo,
@@ -160,6 +162,8 @@ class NeuronOptMain(xDSLOptMain):
             if self.args.verify_diagnostics:
                 raise
             raise UserError(verify_error_message(module, e, self.source)) from e
+        if not self.args.verify_diagnostics:
+            check_module(module, self.source)
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         if self.args.input_file is not None and not os.path.isfile(self.args.input_file):
@@ -182,15 +186,21 @@ class NeuronOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         kind = self.args.input or ("hlo" if file_extension == "hlo" else "mlir")
         if kind == "hlo":
-            text = chunk.read().decode()
+            text = decode_text(chunk.read(), self.get_input_name())
             module, self.source = read_hlo(
                 self.ctx, text, self.get_input_name(), self.args.allow_elided_constants
             )
             return module
         if self.args.frontend not in (None, "mlir"):
             return super().parse_chunk(chunk, file_extension, start_offset)
-        text = chunk.read().decode()
-        module, self.source = parse_mlir(self.ctx, text, self.get_input_name(), start_offset)
+        text = decode_text(chunk.read(), self.get_input_name())
+        module, self.source = parse_mlir(
+            self.ctx,
+            text,
+            self.get_input_name(),
+            start_offset,
+            locate_errors=not self.args.parsing_diagnostics,
+        )
         return module
 
     def apply_passes(self, prog: ModuleOp) -> None:
@@ -219,13 +229,13 @@ class NeuronOptMain(xDSLOptMain):
         if self.args.emit == "mlir":
             return super().output_resulting_program(prog)
         if self.args.emit == "bir-json":
-            return _bir_json(prog)
+            return _bir_json(prog, self.get_input_name())
         from neuron_cc.translate.hlo_text.exporter import ExportError, export_hlo_lines
 
         try:
             lines = export_hlo_lines(prog)
         except ExportError as e:
-            raise UserError(f"cannot export HLO: {e}") from e
+            raise UserError(f"{self.get_input_name()}:1:1: cannot export HLO: {e}") from e
         # Stream the lines instead of building one string of the whole module.
         stream: IO[str] = self.buffer if self.buffer is not None else sys.stdout
         for line in lines:
@@ -234,13 +244,13 @@ class NeuronOptMain(xDSLOptMain):
         return ""
 
 
-def _bir_json(prog: ModuleOp) -> str:
+def _bir_json(prog: ModuleOp, name: str) -> str:
     from neuron_cc.translate.bir_json import BirJsonError, bir_to_json
 
     try:
         return bir_to_json(prog)
     except BirJsonError as e:
-        raise UserError(f"cannot export BIR JSON: {e}") from e
+        raise UserError(f"{name}:1:1: cannot export BIR JSON: {e}") from e
 
 
 def check_equivalence(before: ModuleOp, after: ModuleOp, seed: int) -> None:

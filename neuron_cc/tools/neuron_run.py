@@ -2,11 +2,15 @@
 
     neuron-run FILE --inputs in.npz [--outputs out.npz] [--stats]
                [--num-partitions N] [--num-replicas R] [--alpha-us A] [--bandwidth-gbps B]
+               [--max-while-iterations N] [--max-value-bytes B]
 
 Inputs are keyed `arg<I>_dev<D>` (per device) or `arg<I>` (same on every device) and cast
 exactly to the parameter's element type; outputs are written as `out<J>_dev<D>`. `--stats`
 prints, per collective kind, the launches, bytes moved per device and an alpha-beta time
-estimate (alpha per launch + bytes / bandwidth).
+estimate (alpha per launch + bytes / bandwidth). Programs the interpreter refuses (divergent
+control flow, a while past --max-while-iterations, a value over --max-value-bytes, recursion,
+unmatched send/recv; see notes/INTERPRETER_SAFETY.md) fail with `error: <file>:<line>:<col>:`
+at the offending op.
 """
 
 from __future__ import annotations
@@ -28,10 +32,16 @@ from neuron_cc.interpreter.runner import (
     outputs_to_npz,
     run_module,
 )
-from neuron_cc.interpreter.values import InterpretationError
+from neuron_cc.interpreter.values import (
+    DEFAULT_MAX_VALUE_BYTES,
+    DEFAULT_MAX_WHILE_ITERATIONS,
+    InterpretationError,
+    storage_bytes,
+)
 from neuron_cc.tools.driver import (
     ToolArgumentParser,
     UserError,
+    check_module,
     parse_mlir,
     read_hlo,
     read_text,
@@ -62,6 +72,22 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     cli.add_argument("--alpha-us", type=float, default=10.0, help="latency per launch (us)")
     cli.add_argument("--bandwidth-gbps", type=float, default=100.0, help="GB/s per device")
     cli.add_argument("--allow-elided-constants", action="store_true")
+    cli.add_argument(
+        "--max-while-iterations",
+        type=int,
+        default=DEFAULT_MAX_WHILE_ITERATIONS,
+        metavar="N",
+        help="stop a while loop that runs more than N iterations (0: no limit; "
+        f"default {DEFAULT_MAX_WHILE_ITERATIONS})",
+    )
+    cli.add_argument(
+        "--max-value-bytes",
+        type=int,
+        default=DEFAULT_MAX_VALUE_BYTES,
+        metavar="B",
+        help="refuse a value bigger than B bytes, all devices together (0: no limit; "
+        f"default {DEFAULT_MAX_VALUE_BYTES} = 1 GiB)",
+    )
     return cli.parse_args(argv)
 
 
@@ -108,11 +134,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         module.verify()
     except DiagnosticException as e:
         raise UserError(verify_error_message(module, e, source)) from e
+    check_module(module, source)
     data = _load_npz(args.inputs) if args.inputs is not None else None
     try:
         result = _execute(module, data, args)
     except InterpretationError as e:
-        raise UserError(f"{args.file}: {e}") from None
+        where = source.location(e.op) if e.op is not None else None
+        raise UserError(f"{where or args.file + ':1:1'}: {e}") from None
     if args.outputs is not None:
         buffer = io.BytesIO()
         np.savez(buffer, **outputs_to_npz(result))  # pyright: ignore[reportArgumentType]
@@ -131,11 +159,29 @@ def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace)
     p = args.num_partitions or p
     entry = entry_function(module)
     if data is None:
+        too_big = [
+            t
+            for t in entry.function_type.inputs.data
+            if storage_bytes(t) * r * p > args.max_value_bytes > 0
+        ]
+        if too_big:
+            raise InterpretationError(
+                f"random input of type {too_big[0]} would exceed --max-value-bytes "
+                f"{args.max_value_bytes} on {r * p} devices",
+                entry,
+            )
         rng = np.random.default_rng(args.random_inputs)
         inputs = [random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
     else:
         inputs = inputs_from_npz(entry, data, r * p)
-    return run_module(module, inputs, r, p)
+    return run_module(
+        module,
+        inputs,
+        r,
+        p,
+        max_while_iterations=args.max_while_iterations,
+        max_value_bytes=args.max_value_bytes,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from neuron_cc.tools.driver import (
     SourceMap,
     ToolArgumentParser,
     UserError,
+    check_module,
     parse_mlir,
     read_hlo,
     read_text,
@@ -53,6 +54,7 @@ def _verify(module: ModuleOp, source: SourceMap) -> None:
         module.verify()
     except DiagnosticException as e:
         raise UserError(verify_error_message(module, e, source)) from e
+    check_module(module, source)
 
 
 def _print_mlir(module: ModuleOp, generic: bool) -> str:
@@ -81,7 +83,7 @@ def translate(argv: Sequence[str] | None = None) -> int:
     try:
         hlo = export_hlo(module)
     except ExportError as e:
-        raise UserError(f"{args.export_hlo}: cannot export HLO: {e}") from e
+        raise UserError(f"{args.export_hlo}:1:1: cannot export HLO: {e}") from e
     write_output(args.output, hlo)
     return 0
 
@@ -94,7 +96,7 @@ def _bir_to_json(ctx: Context, path: str, output: str | None) -> int:
     try:
         text = bir_to_json(module)
     except BirJsonError as e:
-        raise UserError(f"{path}: cannot export BIR JSON: {e}") from e
+        raise UserError(f"{path}:1:1: cannot export BIR JSON: {e}") from e
     write_output(output, text)
     return 0
 

@@ -164,10 +164,13 @@ def _check_slot(acc: Accumulation, loop: WhileOp, op: CollectiveOp, ctx: _Contex
 
 
 def _condition_reads(loop: WhileOp, slot: int) -> bool:
-    """Whether the loop condition may read tuple slot `slot` (stricter than XLA, §6.2)."""
+    """Whether the loop condition may read tuple slot `slot` (stricter than XLA, §6.2). A
+    get_tuple_element of the slot without users reads nothing (like the other loop passes)."""
     for use in loop.condition.blocks[0].args[0].uses:
         user = use.operation
-        if not isinstance(user, GetTupleElementOp) or user.index.value.data == slot:
+        if not isinstance(user, GetTupleElementOp):
+            return True
+        if user.index.value.data == slot and any(True for _ in user.result.uses):
             return True
     return False
 

@@ -19,6 +19,7 @@ regions terminated by `hlo.return`; a shared XLA computation is cloned into each
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -306,6 +307,33 @@ def _enclosing_module(op: Operation) -> ModuleOp | None:
     return parent
 
 
+# module -> {symbol name: top-level op}: verifying N calls with xDSL's linear
+# SymbolTable.lookup_symbol is O(N^2) (a 10,000-computation module took minutes).
+_SYMBOLS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Operation]] = weakref.WeakKeyDictionary()
+
+
+def _lookup_callee(op: Operation, callee: FlatSymbolRefAttr) -> Operation | None:
+    """`SymbolTable.lookup_symbol` for a callee in the enclosing module, cached per module (a
+    cached hit is re-checked, a miss rebuilds the table, so IR edits never give stale answers)."""
+    module = _enclosing_module(op)
+    if module is None:
+        return SymbolTable.lookup_symbol(op, callee)
+    name = callee.string_value()
+    table = _SYMBOLS.get(module)
+    hit = table.get(name) if table is not None else None
+    if hit is not None and hit.parent_op() is module:
+        sym = hit.properties.get("sym_name") or hit.attributes.get("sym_name")
+        if isinstance(sym, StringAttr) and sym.data == name:
+            return hit
+    table = {}
+    for top in module.ops:
+        sym = top.properties.get("sym_name") or top.attributes.get("sym_name")
+        if isinstance(sym, StringAttr):
+            table.setdefault(sym.data, top)
+    _SYMBOLS[module] = table
+    return table.get(name)
+
+
 @irdl_op_definition
 class CallOp(IRDLOperation):
     """Calls another computation (a `func.func` in the module): `hlo.call @f(%a) : (...) -> T`."""
@@ -320,7 +348,7 @@ class CallOp(IRDLOperation):
     def verify_(self) -> None:
         from xdsl.dialects.func import FuncOp
 
-        callee = SymbolTable.lookup_symbol(self, self.callee)
+        callee = _lookup_callee(self, self.callee)
         if callee is None:
             if _enclosing_module(self) is None:
                 return  # a free-standing op (no module yet) cannot be resolved

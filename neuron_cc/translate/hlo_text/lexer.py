@@ -122,6 +122,11 @@ class Cursor:
         end = m.end() if m is not None else start
         if end == len(text) or text[end] in _VALUE_END:
             return self._finish_raw(start, end)
+        return self._finish_raw(start, self._scan_raw(start))
+
+    def _scan_raw(self, start: int) -> int:
+        """The end of a raw attribute value with nested brackets and strings."""
+        text = self.text
         pos, stack = start, []
         while pos < len(text):
             m = _RAW_CHUNK.match(text, pos)
@@ -129,6 +134,8 @@ class Cursor:
                 pos = m.end()
                 continue
             c = text[pos]
+            if c == '"':  # _RAW_CHUNK matches every terminated string
+                self.error("unterminated string in attribute value", pos)
             if c in _OPEN:
                 stack.append(_OPEN[c])
             elif c in ")}]":
@@ -141,7 +148,7 @@ class Cursor:
             pos += 1
         if stack:
             self.error("unterminated attribute value", start)
-        return self._finish_raw(start, pos)
+        return pos
 
     def _finish_raw(self, start: int, end: int) -> str:
         self.pos = end

@@ -10,8 +10,18 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, Signedness, TensorType
+import numpy as np
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
 from xdsl.ir import Attribute
 
 from neuron_cc.dialects.hlo.types import element_type_name, is_float_type, is_pred_type
@@ -71,6 +81,49 @@ def _int(token: str, pred: bool) -> int:
         raise AttrError(f"expected an integer literal, got '{token}'") from None
 
 
+# Plain decimal numbers only (no inf/nan/true/false): the vectorised path below applies.
+_PLAIN = re.compile(r"[\s{},0-9eE.+-]*")
+_TO_SPACES = str.maketrans("{},", "   ")
+_FAST_MIN_COUNT = 4096
+
+
+def _fast_literal(
+    body: str, t: TensorType[Attribute], count: int
+) -> DenseIntOrFPElementsAttr | None:
+    """Vectorised parse of a big plain f32/f64/int constant (a 50 MB literal in seconds, not
+    minutes); None whenever anything is unusual, so the exact slow path (and its messages)
+    decides."""
+    element = t.element_type
+    if isinstance(element, Float32Type | Float64Type):
+        dtype, limit = np.dtype(np.float64), _FLOAT_MAX.get(element_type_name(element))
+    elif isinstance(element, IntegerType) and 1 < element.width.data <= 32:
+        dtype, limit = np.dtype(np.int64), None
+    else:
+        return None
+    if count < _FAST_MIN_COUNT or _PLAIN.fullmatch(body) is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            values = np.fromstring(body.translate(_TO_SPACES), dtype=dtype, sep=" ")
+    except (ValueError, DeprecationWarning):
+        return None
+    if values.size != count:
+        return None
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        low, high = (0, 2**width - 1) if unsigned else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
+        if values.min() < low or values.max() > high:
+            return None
+        packed = values.astype(f"<{'u' if unsigned else 'i'}{width // 8}").tobytes()
+    else:
+        if not np.isfinite(values).all() or (limit is not None and np.abs(values).max() > limit):
+            return None
+        packed = values.astype("<f4" if isinstance(element, Float32Type) else "<f8").tobytes()
+    return DenseIntOrFPElementsAttr(t, BytesAttr(packed))  # pyright: ignore[reportArgumentType]
+
+
 def parse_literal(
     payload: str, t: Attribute, allow_elided: bool = False
 ) -> DenseIntOrFPElementsAttr:
@@ -88,6 +141,9 @@ def parse_literal(
             )
         tokens = ["0"] * count
     else:
+        fast = _fast_literal(body, t, count)
+        if fast is not None:
+            return fast
         tokens = _VALUE.findall(body)
         leftover = _STRUCTURE.sub("", _VALUE.sub("", body))
         if leftover:

@@ -134,6 +134,17 @@ class ShapeParser:
             dims.append(int(d))
         default = "{" + ",".join(str(i) for i in range(len(dims) - 1, -1, -1)) + "}"
         custom = layout is not None and layout != default and not (layout == "{}" and not dims)
+        if custom and layout is not None:
+            minor_to_major = layout[1:-1].split(":")[0].replace(" ", "")
+            order = minor_to_major.split(",") if minor_to_major else []
+            if (
+                all(o.isdigit() for o in order)
+                and order
+                and sorted(map(int, order)) != list(range(len(dims)))
+            ):
+                self.cursor.error(
+                    f"layout {layout} is not a permutation of the {len(dims)} dimensions", pos
+                )
         return TensorType(element, dims), custom
 
 
@@ -196,8 +207,7 @@ class HloTextParser:
         pos = c.pos
         is_entry = c.accept("ENTRY ")
         name = c.name("a computation name")
-        if c.startswith("("):
-            self._skip_signature()
+        result = self._skip_signature() if c.startswith("(") else None
         c.expect("{", f"to open computation '{name}'")
         instructions: list[Instruction] = []
         root: Instruction | None = None
@@ -214,6 +224,12 @@ class HloTextParser:
         if not instructions:
             c.error(f"computation '{name}' is empty", pos)
         comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
+        if result is not None and result != comp.root.type:
+            c.error(
+                f"ROOT '{comp.root.name}' of computation '{name}' does not have the result shape "
+                "of the computation's signature",
+                comp.root.pos,
+            )
         self._collect_parameters(comp)
         return comp
 
@@ -230,7 +246,8 @@ class HloTextParser:
                 f"parameters of '{comp.name}' are not numbered 0..{len(comp.params) - 1}", comp.pos
             )
 
-    def _skip_signature(self) -> None:
+    def _skip_signature(self) -> Attribute:
+        """Skip the parameters of a computation signature; return its result type."""
         c = self.c
         c.expect("(")
         depth = 1
@@ -242,7 +259,7 @@ class HloTextParser:
             depth -= ch == ")"
             c.pos += 1
         c.expect("->", "in a computation signature")
-        self.shapes.shape()
+        return self.shapes.shape()[0]
 
     def instruction(self) -> Instruction:
         c = self.c
@@ -280,14 +297,17 @@ class HloTextParser:
         text = c.text
         pos = start
         while depth:
-            if pos >= len(text):
+            # Jump from paren to paren (a 50 MB constant payload has none inside).
+            close = text.find(")", pos)
+            if close < 0:
                 c.error("unterminated '(' in instruction", start)
-            ch = text[pos]
-            if ch == "(":
+            opening = text.find("(", pos, close)
+            if opening >= 0:
                 depth += 1
-            elif ch == ")":
+                pos = opening + 1
+            else:
                 depth -= 1
-            pos += 1
+                pos = close + 1
         c.pos = pos
         return text[start : pos - 1].strip()
 

@@ -230,10 +230,17 @@ def _decode(dense: DenseIntOrFPElementsAttr, data: bytes) -> list[str]:
     if spec is None:
         raise ShapeError(f"element type {t} has no XLA equivalent")
     raw = np.frombuffer(data, dtype=spec[2])
+    inverse = None
+    if raw.size > 4096:
+        # Big constants: format each distinct bit pattern once (a 50 MB literal in seconds).
+        raw, inverse = np.unique(raw, return_inverse=True)
     if isinstance(t, BFloat16Type):
         floats = (raw.astype(np.uint32) << 16).view(np.float32)
     else:
         floats = raw.view(spec[2].replace("u", "f"))
+    if inverse is not None:
+        texts = _format_floats(floats.tolist(), raw.tolist(), t, spec[1])
+        return np.array(texts, dtype=object)[inverse.reshape(-1)].tolist()
     return _format_floats(floats.tolist(), raw.tolist(), t, spec[1])
 
 

@@ -1,0 +1,8 @@
+builtin.module attributes {hlo.num_partitions = 8 : i64} {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %a = "hlo.add"(%x, %b) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %b = "hlo.add"(%x, %a) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %r = hlo.add %a, %b : tensor<8xf32>
+    func.return %r : tensor<8xf32>
+  }
+}

@@ -1,0 +1,9 @@
+builtin.module attributes {hlo.num_partitions = 8 : i64} {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %r = hlo.negate %x : tensor<8xf32>
+    func.return %r : tensor<8xf32>
+  }
+  func.func @main(%y: tensor<8xf32>) -> tensor<8xf32> {
+    func.return %y : tensor<8xf32>
+  }
+}

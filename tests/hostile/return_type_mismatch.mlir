@@ -1,0 +1,6 @@
+builtin.module attributes {hlo.num_partitions = 8 : i64} {
+  func.func @main(%x: tensor<8xf32>) -> tensor<4xf32> {
+    %r = hlo.negate %x : tensor<8xf32>
+    func.return %r : tensor<4xf32>
+  }
+}

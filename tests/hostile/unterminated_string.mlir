@@ -1,0 +1,6 @@
+builtin.module attributes {hlo.num_partitions = 8 : i64} {
+  func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %r = hlo.negate %x {note = "oops} : tensor<8xf32>
+    func.return %r : tensor<8xf32>
+  }
+}
