@@ -50,5 +50,9 @@ bench-tools: venv
 bench: bench-tools
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench.py --sizes 1000,10000,100000
 
+# Property-based fuzzing with random seeds (issue 10): 30 minutes on two workers.
+fuzz: venv
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/fuzz.py --minutes 30
+
 clean:
 	rm -rf $(VENV) build *.egg-info

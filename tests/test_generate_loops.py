@@ -17,22 +17,20 @@ is the fuzzer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from hypothesis import given
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 
 from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
+from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.generate_loops import Expect, LoopCase, loop_cases
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context, parse_module
 from neuron_cc.transforms import get_all_passes
 
 Array = np.ndarray[Any, Any]
@@ -41,20 +39,11 @@ F32_RTOL = 1e-4
 F32_SCALE = 1e-5
 
 
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
-CTX = _context()
+CTX = neuron_context()
 
 
 def _parse(text: str) -> ModuleOp:
-    module = Parser(CTX, text).parse_module()
-    module.verify()
-    return module
+    return parse_module(text, ctx=CTX)
 
 
 def _in_loops(module: ModuleOp, name: str) -> int:
@@ -74,20 +63,10 @@ def _launches(result: RunResult, kind: str) -> int:
     return 0 if record is None else record.launches
 
 
-def _flatten(values: Sequence[Any]) -> list[Array]:
-    flat: list[Array] = []
-    for value in values:
-        if isinstance(value, tuple):
-            flat.extend(_flatten(value))
-        elif isinstance(value, np.ndarray):
-            flat.append(value)
-    return flat
-
-
 def _close(first: RunResult, second: RunResult, rtol: float, scale: float, where: str) -> None:
     """Float outputs agree to `rtol`, and to `scale` times the output's largest magnitude
     (sums the pass reassociates can cancel to values far below their terms)."""
-    a_all, b_all = _flatten(first.outputs), _flatten(second.outputs)
+    a_all, b_all = flatten_values(first.outputs), flatten_values(second.outputs)
     assert len(a_all) == len(b_all), where
     for j, (a, b) in enumerate(zip(a_all, b_all, strict=True)):
         assert a.shape == b.shape, f"{where}: output {j}"

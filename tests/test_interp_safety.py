@@ -14,36 +14,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 import neuron_cc.interpreter.data_movement as data_movement
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import DEFAULT_MAX_WHILE_ITERATIONS, InterpretationError
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import module_text
+from neuron_cc.testing.ir import parse_module as parse
 from tests.conftest import run_tool
 
 Array = np.ndarray[Any, Any]
 
 INT_MIN = -(2**31)
 INT_MAX = 2**31 - 1
-
-
-def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
-
-
-def module_text(body: str, r: int, p: int) -> str:
-    return (
-        f"builtin.module attributes {{hlo.num_partitions = {p} : i64, "
-        f"hlo.num_replicas = {r} : i64}} {{\n{body}\n}}"
-    )
 
 
 def run(body: str, r: int, p: int, *inputs: Array, **limits: Any) -> RunResult:

@@ -64,12 +64,15 @@ def _compare(j: int, a: Array, b: Array, rtol: float, atol: float) -> str | None
     )
 
 
-def _flatten(value: Value) -> list[Array]:
-    if isinstance(value, tuple):
-        return [x for v in value for x in _flatten(v)]
-    if isinstance(value, np.ndarray):
-        return [value]
-    return []
+def flatten_values(values: Sequence[Value]) -> list[Array]:
+    """The arrays of `values` in order, tuples flattened (tokens dropped)."""
+    flat: list[Array] = []
+    for value in values:
+        if isinstance(value, tuple):
+            flat.extend(flatten_values(value))
+        elif isinstance(value, np.ndarray):
+            flat.append(value)
+    return flat
 
 
 def assert_equivalent(
@@ -84,8 +87,8 @@ def assert_equivalent(
     args = list(inputs) if inputs is not None else random_inputs(before, seed)
     first = run_module(before, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
     second = run_module(after, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
-    outs_a = [x for v in first.outputs for x in _flatten(v)]
-    outs_b = [x for v in second.outputs for x in _flatten(v)]
+    outs_a = flatten_values(first.outputs)
+    outs_b = flatten_values(second.outputs)
     if len(outs_a) != len(outs_b):
         raise EquivalenceError(f"{len(outs_a)} outputs before, {len(outs_b)} after")
     for j, (a, b) in enumerate(zip(outs_a, outs_b, strict=True)):

@@ -31,6 +31,7 @@ from neuron_cc.tools.driver import (
     UserError,
     check_module,
     decode_text,
+    exit_now,
     gc_paused,
     parse_mlir,
     read_hlo,
@@ -146,7 +147,9 @@ class NeuronOptMain(xDSLOptMain):
         ) -> None:
             first_or_last = previous is None or following is None
             if not self.args.disable_verify and (first_or_last or self.args.verify_each):
-                self.verify(module)
+                # The input gets the checks xDSL lacks (defined-before-use, no recursion);
+                # between and after passes they run only with --verify-each.
+                self.verify(module, previous is None or self.args.verify_each)
 
         try:
             self.pipeline = PassPipeline.parse_spec(
@@ -155,14 +158,14 @@ class NeuronOptMain(xDSLOptMain):
         except (ValueError, ArgSpecParseError) as e:
             raise UserError(f"invalid pass pipeline '{self.args.passes}': {e}") from e
 
-    def verify(self, module: ModuleOp) -> None:
+    def verify(self, module: ModuleOp, whole_graph: bool = True) -> None:
         try:
             module.verify()
         except DiagnosticException as e:
             if self.args.verify_diagnostics:
                 raise
             raise UserError(verify_error_message(module, e, self.source)) from e
-        if not self.args.verify_diagnostics:
+        if whole_graph and not self.args.verify_diagnostics:
             check_module(module, self.source)
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
@@ -286,4 +289,4 @@ if __name__ == "__main__":
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    exit_now(main())

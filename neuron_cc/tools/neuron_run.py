@@ -42,6 +42,7 @@ from neuron_cc.tools.driver import (
     ToolArgumentParser,
     UserError,
     check_module,
+    exit_now,
     parse_mlir,
     read_hlo,
     read_text,
@@ -190,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    exit_now(main())
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from neuron_cc.tools.driver import (
     ToolArgumentParser,
     UserError,
     check_module,
+    exit_now,
     parse_mlir,
     read_hlo,
     read_text,
@@ -107,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    exit_now(main())
 
 
 if __name__ == "__main__":

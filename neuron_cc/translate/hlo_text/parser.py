@@ -41,6 +41,13 @@ ELEMENT_TYPES: dict[str, Attribute] = {
 }
 
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^{}]*\})?")
+# Fast paths for the common instruction layout (one regex match instead of a dozen cursor
+# calls); anything else (comments, newlines, old-style typed or inline operands, errors) takes
+# the general cursor path, which owns every error message.
+_ID = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_INST_HEAD = re.compile(rf"%?({_ID})[ \t]*=")
+_SIMPLE_OPERANDS = re.compile(rf"[ \t]*\(((?:[ \t]*%{_ID}[ \t]*,)*[ \t]*%{_ID}[ \t]*)?\)")
+_ATTR_KEY = re.compile(rf"[ \t]*,[ \t]*({_ID})[ \t]*=")
 _SECTION_NAMES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 _SECTION_LINE = re.compile(
     r"[ \t]*(?:FileNames|FunctionNames|FileLocations|StackFrames|[0-9]+ )[^\n]*\n?"
@@ -265,8 +272,13 @@ class HloTextParser:
         c = self.c
         c.skip()
         pos = c.pos
-        name = c.name("an instruction name")
-        c.expect("=", f"after instruction name '{name}'")
+        head = _INST_HEAD.match(c.text, pos)
+        if head is not None:
+            name = head.group(1)
+            c.pos = head.end()
+        else:
+            name = c.name("an instruction name")
+            c.expect("=", f"after instruction name '{name}'")
         return self._instruction_body(name, pos)
 
     def _instruction_body(self, name: str, pos: int, with_attrs: bool = True) -> Instruction:
@@ -280,10 +292,23 @@ class HloTextParser:
         if opcode in ("constant", "parameter"):
             inst.payload = self._balanced_payload()
         else:
-            self._operands(inst)
-        while with_attrs and c.accept(","):
-            key = c.name("an attribute name")
-            c.expect("=", f"after attribute '{key}'")
+            simple = _SIMPLE_OPERANDS.match(c.text, c.pos)
+            if simple is not None:
+                c.pos = simple.end()
+                if simple.group(1):
+                    inst.operands.extend(o.strip()[1:] for o in simple.group(1).split(","))
+            else:
+                self._operands(inst)
+        while with_attrs:
+            attr = _ATTR_KEY.match(c.text, c.pos)
+            if attr is not None:
+                key = attr.group(1)
+                c.pos = attr.end()
+            elif c.accept(","):
+                key = c.name("an attribute name")
+                c.expect("=", f"after attribute '{key}'")
+            else:
+                break
             if key in inst.attrs:
                 c.error(f"attribute '{key}' is given twice")
             inst.attrs[key] = c.raw_value()
