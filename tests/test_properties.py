@@ -28,9 +28,7 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import given, note, settings
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
@@ -38,9 +36,10 @@ from xdsl.utils.exceptions import PassFailedException
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import Value
 from neuron_cc.testing import random_inputs
+from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.generate import general_programs, programs
 from neuron_cc.testing.generated_program import GeneratedProgram
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context, parse_module
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.transforms.convert_hlo_to_bir import ConvertHloToBirPass
 from neuron_cc.translate.hlo_text.exporter import export_hlo
@@ -83,20 +82,11 @@ def _config_id(config: tuple[str, dict[str, Any]]) -> str:
     return name + "".join(f"[{k}={v}]" for k, v in sorted(options.items()))
 
 
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
-CONTEXT = _context()
+CONTEXT = neuron_context()
 
 
 def parse(text: str) -> ModuleOp:
-    module = Parser(CONTEXT, text).parse_module()
-    module.verify()
-    return module
+    return parse_module(text, ctx=CONTEXT)
 
 
 def printed(module: ModuleOp, generic: bool = False) -> str:
@@ -160,16 +150,8 @@ def reference(loaded: Loaded) -> RunResult:
 # --- output comparison -----------------------------------------------------------------------
 
 
-def _flatten(value: Value) -> list[Array]:
-    if isinstance(value, tuple):
-        return [x for v in value for x in _flatten(v)]
-    if isinstance(value, np.ndarray):
-        return [value]
-    return []
-
-
 def outputs(result: RunResult) -> list[Array]:
-    return [x for v in result.outputs for x in _flatten(v)]
+    return flatten_values(result.outputs)
 
 
 def tolerance(name: str, program: GeneratedProgram) -> float | None:

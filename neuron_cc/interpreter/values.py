@@ -123,30 +123,24 @@ def zeros(t: Attribute, devices: int) -> Value:
     return np.zeros((devices, *t.get_shape()), dtype=numpy_dtype(t.element_type))
 
 
-def type_bytes(t: Attribute) -> int:
-    """Bytes of one device's value of type `t` (bf16 counted as 2 bytes per element)."""
+def type_bytes(t: Attribute, stored: bool = False) -> int:
+    """Bytes of one device's value of type `t`: bf16 counted as 2 bytes per element, or, with
+    `stored`, as the interpreter stores it (float32)."""
     if isinstance(t, TupleType):
-        return sum(type_bytes(e) for e in t.types.data)
-    if not isinstance(t, TensorType):
-        return 0
-    count = 1
-    for d in t.get_shape():
-        count *= d
-    element = t.element_type
-    width = 2 if is_bf16(element) else numpy_dtype(element).itemsize
-    return count * width
-
-
-def storage_bytes(t: Attribute) -> int:
-    """Bytes the interpreter stores for one device's value of type `t` (bf16 as float32)."""
-    if isinstance(t, TupleType):
-        return sum(storage_bytes(e) for e in t.types.data)
+        return sum(type_bytes(e, stored) for e in t.types.data)
     if not isinstance(t, TensorType):
         return 0
     count = 1
     for d in t.get_shape():
         count *= max(d, 0)
-    return count * numpy_dtype(t.element_type).itemsize
+    element = t.element_type
+    width = 2 if is_bf16(element) and not stored else numpy_dtype(element).itemsize
+    return count * width
+
+
+def storage_bytes(t: Attribute) -> int:
+    """Bytes the interpreter stores for one device's value of type `t` (bf16 as float32)."""
+    return type_bytes(t, stored=True)
 
 
 @dataclass
