@@ -12,33 +12,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import InterpretationError
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import module_text
+from neuron_cc.testing.ir import parse_module as parse
 
 Array = np.ndarray[Any, Any]
 
 # --- harness ---------------------------------------------------------------------------------
-
-
-def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
-
-
-def module_text(body: str, r: int, p: int) -> str:
-    return (
-        f"builtin.module attributes {{hlo.num_partitions = {p} : i64, "
-        f"hlo.num_replicas = {r} : i64}} {{\n{body}\n}}"
-    )
 
 
 def run(body: str, r: int, p: int, *inputs: Array) -> RunResult:

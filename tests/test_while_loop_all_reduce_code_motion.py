@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from neuron_cc.dialects.hlo.elementwise_misc import SelectOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
+from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.tools.neuron_opt import available_dialects
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
@@ -101,16 +102,6 @@ def _apply(
     return after, [line[len(PREFIX) :] for line in lines]
 
 
-def _flatten(values: Iterable[Any]) -> list[Array]:
-    flat: list[Array] = []
-    for value in values:
-        if isinstance(value, tuple):
-            flat.extend(_flatten(value))
-        elif isinstance(value, np.ndarray):
-            flat.append(value)
-    return flat
-
-
 def _assert_bf16_close(expected: Sequence[Array], actual: Sequence[Array]) -> None:
     assert len(expected) == len(actual)
     for j, (a, b) in enumerate(zip(expected, actual, strict=True)):
@@ -127,7 +118,7 @@ def _equivalent(before: ModuleOp, after: ModuleOp, bf16: bool) -> tuple[RunResul
     inputs = random_inputs(before)
     first = run_module(before, [np.copy(a) for a in inputs])
     second = run_module(after, [np.copy(a) for a in inputs])
-    _assert_bf16_close(_flatten(first.outputs), _flatten(second.outputs))
+    _assert_bf16_close(flatten_values(first.outputs), flatten_values(second.outputs))
     return first, second
 
 
@@ -651,7 +642,7 @@ def _stays_in_loop(expect: dict[str, Any]) -> bool:
 
 
 def _assert_matches_oracle(result: RunResult, data: dict[str, Array], bf16: bool) -> None:
-    outputs = _flatten(result.outputs)
+    outputs = flatten_values(result.outputs)
     for j, value in enumerate(outputs):
         for d in range(value.shape[0]):
             got, want = value[d], data[f"out{j}_dev{d}"]
