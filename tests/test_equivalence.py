@@ -7,12 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from neuron_cc.testing import EquivalenceError, assert_equivalent, random_inputs
+from neuron_cc.testing.ir import parse_module as _parse
 from neuron_cc.tools.driver import UserError
-from neuron_cc.tools.neuron_opt import available_dialects, check_equivalence
+from neuron_cc.tools.neuron_opt import check_equivalence
 from neuron_cc.transforms.hlo_dce import HloDcePass
 from neuron_cc.translate.hlo_text.importer import import_hlo
 from tests.conftest import run_tool
@@ -35,15 +34,6 @@ builtin.module attributes {hlo.num_partitions = 4 : i64} {
   }
 }
 """
-
-
-def _parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
 
 
 def test_identical_programs_are_equivalent() -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
-from xdsl.parser import Parser
 
 from neuron_cc.analysis.induction import (
     Affine,
@@ -21,20 +19,11 @@ from neuron_cc.analysis.induction import (
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.data_movement import DynamicSliceOp, DynamicUpdateSliceOp
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module as _parse
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "jax"
 D = ComparisonDirection
-
-
-def _parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
 
 
 def _loops(module: ModuleOp) -> list[WhileOp]:

@@ -10,27 +10,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from neuron_cc.dialects.bir_attributes import AccessPatternAttr
 from neuron_cc.interpreter.bir import ap_indices, stats_name
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import InterpretationError
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module as parse
 
 Array = np.ndarray[Any, Any]
 ALL8 = "[[0, 1, 2, 3, 4, 5, 6, 7]]"
-
-
-def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
 
 
 def run(

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import (
     Interpreter,
@@ -17,7 +16,6 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.parser import Parser
 
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection
 from neuron_cc.dialects.hlo.elementwise import (
@@ -34,7 +32,7 @@ from neuron_cc.interpreter.computation import HloComputationFunctions
 from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
 from neuron_cc.interpreter.data_movement import HloDataMovementFunctions
 from neuron_cc.interpreter.values import SpmdState, attach_state
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module as parse
 
 Array = np.ndarray[Any, Any]
 
@@ -136,15 +134,6 @@ def make_interpreter(module: ModuleOp, devices: int) -> Interpreter:
         interpreter.register_implementations(table)
     attach_state(interpreter, SpmdState(devices, 1))
     return interpreter
-
-
-def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
 
 
 def run(text: str, *args: Any) -> Any:

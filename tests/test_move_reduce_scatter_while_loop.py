@@ -16,14 +16,13 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 
 from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module as _parse
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.transforms.move_reduce_scatter_while_loop import MoveReduceScatterWhileLoopPass
 from neuron_cc.translate.hlo_text.importer import import_hlo
@@ -48,15 +47,6 @@ MOVED = {
     "mixed": 2,
 }
 """Cases where collectives leave the loop: how many (the rest must be unchanged)."""
-
-
-def _parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
 
 
 def _in_loops(module: ModuleOp) -> list[Operation]:
