@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 from neuron_cc.analysis.accumulation import NotMovable, trace_accumulations
 from neuron_cc.analysis.replica_groups import (
@@ -15,7 +13,7 @@ from neuron_cc.analysis.replica_groups import (
 )
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module
 
 T = "tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<8x4xf32>>"
 LOOP = """
@@ -48,11 +46,7 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 
 
 def _loop(body: str) -> tuple[ModuleOp, WhileOp, AllReduceOp]:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, LOOP.replace("BODY", body)).parse_module()
-    module.verify()
+    module = parse_module(LOOP.replace("BODY", body))
     loop = next(op for op in module.walk() if isinstance(op, WhileOp))
     ar = next(op for op in module.walk() if isinstance(op, AllReduceOp))
     return module, loop, ar

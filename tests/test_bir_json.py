@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
+from neuron_cc.testing.ir import neuron_context
 from neuron_cc.tools.neuron_opt import available_dialects, available_passes
 from neuron_cc.translate.bir_json import BirJsonError, bir_schema, bir_to_json
 from neuron_cc.translate.hlo_text.importer import import_hlo
@@ -43,12 +44,8 @@ CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
 GOLDEN_CASES = ("jit_auto_megatron_mlp", "reduce_scatter_variants_2x4", "ppermute_ring_loop")
 
 
-@functools.cache
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+_context = functools.cache(neuron_context)
+"""One context for the whole file (building it registers every dialect)."""
 
 
 def parse(src: str) -> ModuleOp:

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.builder import Builder
-from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, f32
 from xdsl.ir import SSAValue
@@ -27,7 +26,7 @@ from neuron_cc.spmd.collective_ops_creator import (
     next_channel_id,
     per_group_collective_ops_creator,
 )
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 
 Array = np.ndarray[Any, Any]
 R, P = 2, 4
@@ -41,13 +40,6 @@ T16 = TensorType(f32, [16])
 
 
 # --- harness ---------------------------------------------------------------------------------
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def build(emit: Emit, arg_types: Sequence[str] = ("tensor<8xf32>",)) -> tuple[ModuleOp, str]:

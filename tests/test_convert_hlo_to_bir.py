@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
@@ -22,7 +21,7 @@ from neuron_cc.analysis import access_patterns as aps
 from neuron_cc.dialects.bir import CollectiveComputeOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz
 from neuron_cc.testing import assert_equivalent
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.convert_hlo_to_bir import ConvertHloToBirPass
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
@@ -43,13 +42,6 @@ NOT_EXECUTABLE = {
 }
 
 Array = np.ndarray[Any, Any]
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse(text: str) -> ModuleOp:

@@ -9,11 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.parser import Parser
 
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "gen_model.py"
@@ -103,13 +101,9 @@ def test_every_instruction_has_metadata(hlo_text: str):
 
 
 def test_generic_mlir_parses_back(hlo_text: str, imported: ModuleOp):
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
     generic = gen_model.to_generic_mlir(hlo_text)
     assert generic.startswith('"builtin.module"()')
-    parsed = Parser(ctx, generic).parse_module()
-    parsed.verify()
+    parsed = parse_module(generic)
     assert _op_names(parsed) == _op_names(imported)
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
@@ -34,7 +33,7 @@ from xdsl.parser import Parser
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.elementwise import AddOp, TanhOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context
 from neuron_cc.translate.hlo_text import exporter
 from neuron_cc.translate.hlo_text.exporter import OPCODES, ExportError, export_hlo
 from neuron_cc.translate.hlo_text.shapes import (
@@ -46,13 +45,8 @@ from neuron_cc.translate.hlo_text.shapes import (
     strip_layouts,
 )
 
-
-@functools.cache
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+_context = functools.cache(neuron_context)
+"""One context for the whole file (building it registers every dialect)."""
 
 
 def parse(src: str) -> ModuleOp:

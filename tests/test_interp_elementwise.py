@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.parser import Parser
@@ -20,7 +19,7 @@ from xdsl.parser import Parser
 from neuron_cc.dialects.hlo import elementwise
 from neuron_cc.interpreter.elementwise import HloElementwiseFunctions
 from neuron_cc.interpreter.values import SpmdState, attach_state, round_to_bf16
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 
 Array = np.ndarray[Any, Any]
 
@@ -35,13 +34,6 @@ STORAGE: dict[str, Any] = {
 }
 NAN, INF = float("nan"), float("inf")
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 CTX = _context()

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -38,7 +37,7 @@ from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.duplicate_parameter_all_gather_remover import (
     DuplicateParameterAllGatherRemoverPass,
 )
@@ -49,13 +48,6 @@ ROOT = Path(__file__).resolve().parent.parent
 LIT = ROOT / "tests" / "filecheck" / "transforms"
 CORPUS = ROOT / "tests" / "corpus" / "jax"
 GATE = "0,1,2,3;4,5,6,7"
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def _parse(text: str) -> ModuleOp:

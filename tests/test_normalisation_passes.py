@@ -31,7 +31,7 @@ from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceS
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.interpreter.values import Value
 from neuron_cc.testing import EquivalenceError, assert_equivalent, random_inputs
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context
 from neuron_cc.transforms.decompose_cc_ops import DecomposeCcOpsPass
 from neuron_cc.transforms.legalize_ccops_for_tensorizer import (
     WARNING,
@@ -51,12 +51,8 @@ ALL_PASSES: list[Callable[[], ModulePass]] = [
 ]
 
 
-@functools.cache
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+_context = functools.cache(neuron_context)
+"""One context for the whole file (building it registers every dialect)."""
 
 
 def parse(src: str) -> ModuleOp:

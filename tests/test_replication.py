@@ -6,10 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.parser import Parser
 
 from neuron_cc.analysis.replica_groups import flattened_participants
 from neuron_cc.analysis.replication import ReplicationAnalysis, canonical, meet
@@ -26,7 +24,7 @@ from neuron_cc.dialects.hlo.elementwise import AddOp
 from neuron_cc.dialects.hlo.elementwise_misc import CompareOp, ConstantOp, ConvertOp
 from neuron_cc.dialects.hlo.p2p import PartitionIdOp
 from neuron_cc.dialects.hlo.types import tuple_type
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 CORPUS = Path(__file__).parent / "corpus" / "jax"
@@ -42,16 +40,11 @@ REPLICATED8 = (0,) * 8
 
 
 def parse(body: str, r: int = 1, p: int = 8) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
     text = (
         f"builtin.module attributes {{hlo.num_partitions = {p} : i64, "
         f"hlo.num_replicas = {r} : i64, hlo.use_spmd_partitioning}} {{\n{body}\n}}"
     )
-    module = Parser(ctx, text).parse_module()
-    module.verify()
-    return module
+    return parse_module(text)
 
 
 def named(module: ModuleOp) -> dict[str, SSAValue]:

@@ -38,6 +38,7 @@ from neuron_cc.spmd.reshard import (
     shard_shape_of,
 )
 from neuron_cc.spmd.sharding import ShardingAttr
+from neuron_cc.testing.ir import parse_module
 
 Array = np.ndarray[Any, Any]
 P = 8
@@ -260,19 +261,11 @@ def test_halo_issue_example() -> None:
 
 
 def _pass_module(body: str) -> ModuleOp:
-    from xdsl.context import Context
-    from xdsl.parser import Parser
-
-    from neuron_cc.tools.neuron_opt import available_dialects
-
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
     text = (
         "builtin.module attributes {hlo.num_partitions = 8 : i64} {\n"
         f"func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {{\n{body}\n}}\n}}"
     )
-    return Parser(ctx, text).parse_module()
+    return parse_module(text, verify=False)
 
 
 @pytest.mark.parametrize(

@@ -7,14 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from neuron_cc.spmd.reshard import partition_groups_for_replication
 from neuron_cc.spmd.sharding import ShardingAttr, ShardingSyntaxError
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 
 CORPUS = Path(__file__).parent / "corpus" / "jax"
 
@@ -30,13 +29,6 @@ FORMS = [
     "{{devices=[2,4]<=[8]}, {replicated}}",
     "{{replicated}, {{maximal device=0}, {devices=[2]1,0}}}",
 ]
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def _print(module: ModuleOp, generic: bool = False) -> str:

@@ -8,20 +8,15 @@ still run on a hit, and traits still run.
 from __future__ import annotations
 
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.dialects import verify_cache
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import parse_module
 
 
 def _parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return Parser(ctx, text).parse_module()
+    return parse_module(text, verify=False)
 
 
 ALL_REDUCE = """

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -36,7 +35,7 @@ from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
 from neuron_cc.testing.equivalence import flatten_values
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
     WhileLoopAllReduceCodeMotionPass,
@@ -61,13 +60,6 @@ OPTIONS: dict[str, dict[str, Any]] = {
 
 
 # --- the lit file's modules ---------------------------------------------------------------------
-
-
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def _modules(path: Path) -> dict[str, str]:

@@ -60,7 +60,7 @@ from xdsl.printer import Printer
 
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.testing.equivalence import random_inputs
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as make_context
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.translate.bir_json import bir_to_json
 from neuron_cc.translate.hlo_text.exporter import export_hlo
@@ -86,13 +86,6 @@ Json = dict[str, Any]
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def make_context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse_generic(ctx: Context, text: str) -> ModuleOp:

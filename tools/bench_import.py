@@ -39,20 +39,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as make_context
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_model import count_instructions, generate_hlo  # noqa: E402
 
 XDSL_OPT = Path(sys.executable).parent / "xdsl-opt"
-
-
-def make_context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse_generic(ctx: Context, text: str) -> ModuleOp:

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from neuron_cc.tools.neuron_opt import available_dialects
+from neuron_cc.testing.ir import neuron_context as make_context
 
 TENSOR = "tensor<16x16xf32>"
 REDUCER = (
@@ -82,13 +82,6 @@ def generate_arith(num_ops: int) -> str:
         f"  ^bb0(%v0: f32):\n    {body}\n"
         f'    "func.return"(%v{num_ops}) : (f32) -> ()\n  }}) : () -> ()\n}}) : () -> ()\n'
     )
-
-
-def make_context() -> Context:
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse(ctx: Context, text: str) -> ModuleOp:

@@ -9,12 +9,9 @@ from xdsl.parser import Parser
 
 def neuron_context() -> Context:
     """A context with every dialect neuron-opt knows (hlo, bir, func, builtin, ...)."""
-    from neuron_cc.tools.neuron_opt import available_dialects
+    from neuron_cc.tools.driver import tool_context
 
-    ctx = Context()
-    for name, factory in available_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return tool_context()
 
 
 def parse_module(text: str, verify: bool = True, ctx: Context | None = None) -> ModuleOp:
