@@ -84,7 +84,7 @@ def test_select_against_zero_and_slice_are_forwarded() -> None:
             f"""%m = hlo.multiply %ar, %ar : tensor<4xf32>
       %acc2 = hlo.add %acc, %m : tensor<4xf32>
       %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
-            "unsupported operation on the collective's result: multiply",
+            "the collective's result is multiplied by a value that is not a scalar",
         ),
         (
             f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>

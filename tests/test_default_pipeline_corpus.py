@@ -33,7 +33,13 @@ from neuron_cc.translate.hlo_text.importer import import_hlo
 CORPUS = Path(__file__).resolve().parent / "corpus" / "jax"
 CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
 MOVES_DESPITE_EXPECT = {"grad_accum_ones_init"}
-BF16_SCALE = {"grad_accum_bf16_convert", "fsdp_allgather_bf16_convert", "constants_and_literals"}
+BF16_SCALE = {
+    "grad_accum_bf16_convert",
+    "fsdp_allgather_bf16_convert",
+    "constants_and_literals",
+    "pytree_mixed_accum",
+    "reduce_scatter_accum_bf16",
+}
 
 
 def in_loop_collectives(module: ModuleOp) -> list[str]:
@@ -103,7 +109,22 @@ def pipeline_case(case: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("case", CASES)
+NOT_YET_MOVED = {
+    "pmax_accumulate": "issue 14: any/all flags (compare between all-reduce and accumulation)",
+}
+"""Cases whose movable collectives the pipeline does not move yet (strict: fails once moved)."""
+
+
+def _params() -> list[Any]:
+    return [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_MOVED[c]))
+        if c in NOT_YET_MOVED
+        else c
+        for c in CASES
+    ]
+
+
+@pytest.mark.parametrize("case", _params())
 def test_default_pipeline_on_corpus(case: str) -> None:
     r = pipeline_case(case)
     movable, stay = _expect(case)

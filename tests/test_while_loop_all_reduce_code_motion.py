@@ -46,6 +46,8 @@ ROOT = Path(__file__).resolve().parent
 LIT = ROOT / "filecheck" / "transforms" / "neuron-while-loop-all-reduce-code-motion.mlir"
 CORPUS = ROOT / "corpus" / "jax"
 PREFIX = "remark: neuron-while-loop-all-reduce-code-motion: "
+RS_DISABLED = "reduce_scatter motion is disabled (enable-reduce-scatter)"
+_OWN_OP = "the {} reduction is accumulated with {}: only the reducer's own operation accumulates"
 BF16_SCALE = 2.0**-6
 GATE_GROUPS = "0,1,2,3;4,5,6,7"
 
@@ -91,6 +93,12 @@ def _apply(
     after.verify()
     lines = capsys.readouterr().err.splitlines()
     assert all(line.startswith(PREFIX) for line in lines), lines
+    summary = lines.pop()
+    moved = sum(1 for line in lines if line.endswith(": moved"))
+    assert re.fullmatch(
+        PREFIX + r"hoisted (\d+) all-reduce and (\d+) reduce-scatter out of while loops", summary
+    ), summary
+    assert moved >= sum(int(n) for n in re.findall(r"\d+", summary[len(PREFIX) :])), summary
     return after, [line[len(PREFIX) :] for line in lines]
 
 
@@ -224,7 +232,7 @@ CASES = [
         "default",
         (
             _moved("movable"),
-            _not("unsupported operation on the collective's result: multiply", "scaled"),
+            _not("the collective's result is multiplied by a value that is not a scalar", "scaled"),
         ),
         {"all-reduce": (8, 5)},
     ),
@@ -237,22 +245,19 @@ CASES = [
         AR4_4,
     ),
     Case("ds_dus_counter_index", "default", (_moved(),), AR4_1),
-    Case("rs_accumulate", "default", (), RS4_4),
+    Case("rs_accumulate", "default", (_not(RS_DISABLED, "rs", "reduce_scatter"),), RS4_4),
     Case("rs_accumulate", "rs", (_moved("rs", "reduce_scatter"),), RS4_1),
     Case("rs_accumulate", "setup", (_moved("rs", "reduce_scatter"),), RS4_1),
-    Case("rs_convert", "default", (), RS4_4),
+    Case("rs_convert", "default", (_not(RS_DISABLED, "rs", "reduce_scatter"),), RS4_4),
     Case(
         "rs_convert",
         "rs",
-        (
-            _not(
-                "unsupported operation on the collective's result: convert", "rs", "reduce_scatter"
-            ),
-        ),
-        RS4_4,
+        (_moved("rs", "reduce_scatter"),),
+        RS4_1,
+        bf16=True,
     ),
     Case("rs_convert", "setup", (_moved("rs", "reduce_scatter"),), RS4_1, bf16=True),
-    Case("rs_transpose", "default", (), RS4_4),
+    Case("rs_transpose", "default", (_not(RS_DISABLED, "rs", "reduce_scatter"),), RS4_4),
     Case(
         "rs_transpose",
         "rs",
@@ -266,10 +271,14 @@ CASES = [
         RS4_4,
     ),
     Case("rs_transpose", "setup", (_moved("rs", "reduce_scatter"),), RS4_1),
-    Case("rs_select_scalar_predicate", "default", (), RS4_4),
+    Case(
+        "rs_select_scalar_predicate", "default", (_not(RS_DISABLED, "rs", "reduce_scatter"),), RS4_4
+    ),
     Case("rs_select_scalar_predicate", "rs", (_moved("rs", "reduce_scatter"),), RS4_1),
     Case("rs_select_scalar_predicate", "setup", (_moved("rs", "reduce_scatter"),), RS4_1),
-    Case("rs_select_full_predicate", "default", (), RS4_4),
+    Case(
+        "rs_select_full_predicate", "default", (_not(RS_DISABLED, "rs", "reduce_scatter"),), RS4_4
+    ),
     Case(
         "rs_select_full_predicate", "rs", (_not(RS_FULL_PREDICATE, "rs", "reduce_scatter"),), RS4_4
     ),
@@ -283,7 +292,10 @@ CASES = [
     Case(
         "max_min",
         "default",
-        (_not("reduction is maximum, not add", "mx"), _not("reduction is minimum, not add", "mn")),
+        (
+            _not(_OWN_OP.format("maximum", "add"), "mx"),
+            _not(_OWN_OP.format("minimum", "add"), "mn"),
+        ),
         {"all-reduce": (8, 8)},
     ),
     Case(
@@ -610,12 +622,22 @@ CORPUS_CASES = [
     CorpusCase(
         "pmax_in_loop",
         (
-            _not("reduction is maximum, not add", "pmax.7"),
-            _not("reduction is minimum, not add", "pmin.7"),
+            _not(_OWN_OP.format("maximum", "add"), "pmax.7"),
+            _not(_OWN_OP.format("minimum", "maximum"), "pmin.7"),
         ),
         {"all-reduce": (8, 8)},
     ),
-    CorpusCase("ppermute_ring_loop", (), {"collective-permute": (8, 8)}),
+    CorpusCase(
+        "ppermute_ring_loop",
+        (
+            _not(
+                "collective_permute is not a reduction: never moved by this pass",
+                "ppermute.3",
+                "collective_permute",
+            ),
+        ),
+        {"collective-permute": (8, 8)},
+    ),
 ]
 
 KINDS: dict[str, tuple[type[Operation], ...]] = {

@@ -45,7 +45,12 @@ SPMD_CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
 DEVICES = 8
 BROKEN = "psum_subgroups_2x4+broken_groups"  # a wrong program the oracle must reject
 PIPELINE = "+default_pipeline"
-BF16_PROGRAMS = {"grad_accum_bf16_convert", "fsdp_allgather_bf16_convert"}
+BF16_PROGRAMS = {
+    "grad_accum_bf16_convert",
+    "fsdp_allgather_bf16_convert",
+    "pytree_mixed_accum",
+    "reduce_scatter_accum_bf16",
+}
 
 # HLO opcode -> XLA's HloOpcode member name.
 COLLECTIVES = {
@@ -311,7 +316,7 @@ def test_pipeline_output_runs_on_xla_cpu_and_matches_oracle(
 def test_reexecution_ran_cases(execution: Execution) -> None:
     ran = [c for c in SPMD_CASES if execution.results.get(c, {}).get("status") == "ok"]
     assert ran, f"no spmd case ran on XLA:CPU (skipped: {execution.skipped})"
-    assert len(SPMD_CASES) == 18
+    assert len(SPMD_CASES) == 26
 
 
 def test_oracle_rejects_a_wrong_program(execution: Execution) -> None:

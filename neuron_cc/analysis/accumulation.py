@@ -7,9 +7,32 @@ k. It returns one `Accumulation` per such add, or the exact reason it cannot (th
 reasons into remarks). Shapes handled (XLA WhileLoopAllReduceCodeMotion's):
 
     buffer side:  gte(arg, k) [-> dynamic_slice(., idx...)] [-> convert/bitcast/reshape/transpose]*
-    value side:   C -> (convert | bitcast | reshape | transpose | slice | select(p, x, 0))* -> add
-    output side:  add -> (the inverse forwarding chain of the buffer side)
+    value side:   C -> (convert | bitcast | reshape | transpose | slice | broadcast
+                        | select(p, x, e) | x * s | x / s)* -> combine
+    output side:  combine -> (the inverse forwarding chain of the buffer side)
                       [-> dynamic_update_slice(gte(arg, k), ., idx...)] -> tuple operand k
+
+`combine` is the collective's own reducer `@` (add, multiply, maximum, minimum, and, or, xor),
+`e` its identity and `s` a scalar (a rank-0 value or the broadcast of one; add only).
+
+Why moving is exact (up to the reassociation of floating-point sums XLA accepts too). Let `@`
+be commutative and associative with identity `e`, and `C(x) = @_d x_d` over the devices d of a
+group. The loop computes `acc_T = init @ C(x_1) @ ... @ C(x_T)`. Regrouping the terms,
+`C(x_1) @ ... @ C(x_T) = @_d (x_1,d @ ... @ x_T,d) = C(local_T)` where `local` starts at `e` and
+accumulates `local @ x_t` on each device; for T = 0 both sides are `e` (C(e) = e), and
+`init @ e = init`. Hence the loop may accumulate `local` and run `init @ C(local)` once after
+it. Each forwarding step must commute with C:
+- data movement (reshape, transpose, slice, broadcast, bitcast, a dynamic slice/update pair
+  at indices replicated within the groups) acts identically on every device, and C is
+  elementwise across devices;
+- `select(p, x, e)` with p replicated within the groups contributes x or the identity on
+  every device of a group alike;
+- `x * s`, `x / s` with s replicated within the groups (add only): C is linear, so
+  `sum_d (x_d * s) = (sum_d x_d) * s`;
+- `convert`: for add and multiply a float-to-float convert (commutes up to rounding, as
+  upstream accepts); for maximum/minimum any monotone convert (float to float, integer to
+  wider integer or to float) commutes exactly with the order-based reducer; and/or/xor take
+  no convert.
 """
 
 from __future__ import annotations
@@ -17,9 +40,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
+from neuron_cc.analysis.induction import constant_number, int_bounds
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp
 from neuron_cc.dialects.hlo.data_movement import (
     BitcastOp,
@@ -30,12 +54,40 @@ from neuron_cc.dialects.hlo.data_movement import (
     SliceOp,
     TransposeOp,
 )
-from neuron_cc.dialects.hlo.elementwise import AddOp
+from neuron_cc.dialects.hlo.elementwise import (
+    AddOp,
+    AndOp,
+    DivideOp,
+    ElementwiseBinaryOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    OrOp,
+    XorOp,
+)
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp, SelectOp
-from neuron_cc.dialects.hlo.types import is_float_type
+from neuron_cc.dialects.hlo.types import (
+    is_float_type,
+    is_integer_type,
+    is_pred_type,
+    is_unsigned_type,
+)
 
 SHAPE_FORWARDING = (ConvertOp, BitcastOp, ReshapeOp, TransposeOp)
-VALUE_FORWARDING = (*SHAPE_FORWARDING, SliceOp)
+VALUE_FORWARDING = (*SHAPE_FORWARDING, SliceOp, BroadcastOp)
+
+COMBINERS: dict[str, type[ElementwiseBinaryOp]] = {
+    "hlo.add": AddOp,
+    "hlo.multiply": MultiplyOp,
+    "hlo.maximum": MaximumOp,
+    "hlo.minimum": MinimumOp,
+    "hlo.and": AndOp,
+    "hlo.or": OrOp,
+    "hlo.xor": XorOp,
+}
+"""Reducers a loop accumulation may use (commutative and associative, with an identity)."""
+
+BITWISE = ("hlo.and", "hlo.or", "hlo.xor")
 
 
 class NotMovable(Exception):
@@ -44,18 +96,65 @@ class NotMovable(Exception):
 
 @dataclass
 class Accumulation:
-    """One `add` accumulating a collective's (forwarded) value into slot `slot`."""
+    """One `combine` op accumulating a collective's (forwarded) value into slot `slot`."""
 
     collective: Operation
     slot: int
-    add: AddOp
+    add: ElementwiseBinaryOp
+    """The combining op (`hlo.add` for sums, else the reducer's own op)."""
     buffer_chain: list[Operation] = field(default_factory=list[Operation])
     """Forwarding ops from the buffer gte (or its dynamic_slice) to the add operand."""
     dynamic_slice: DynamicSliceOp | None = None
     dynamic_update_slice: DynamicUpdateSliceOp | None = None
     selects: list[SelectOp] = field(default_factory=list[SelectOp])
-    """select(p, x, 0) ops on the value side (their predicates must be replicated)."""
+    """select(p, x, e) ops on the value side (their predicates must be replicated)."""
     output_chain: list[Operation] = field(default_factory=list[Operation])
+    scales: list[SSAValue] = field(default_factory=list[SSAValue])
+    """Scale factors (`x * s`, `x / s`) on the value side (they must be replicated)."""
+    value_chain: list[Operation] = field(default_factory=list[Operation])
+    """Every op from the collective to the combine (exclusive), in order."""
+    kind: str = "hlo.add"
+
+
+def identity_value(kind: str, element: Attribute) -> int | float | None:
+    """The identity of reducer `kind` at element type `element` (None: no such identity)."""
+    bounds = int_bounds(element)
+    floating = is_float_type(element)
+    if kind in ("hlo.add", "hlo.or", "hlo.xor"):
+        return 0.0 if floating else 0
+    if kind == "hlo.multiply":
+        return 1.0 if floating else 1
+    if kind == "hlo.and":  # all bits set
+        if bounds is None:
+            return None
+        return 1 if is_pred_type(element) else (bounds[1] if is_unsigned_type(element) else -1)
+    if kind == "hlo.maximum":
+        return float("-inf") if floating else (bounds[0] if bounds else None)
+    if kind == "hlo.minimum":
+        return float("inf") if floating else (bounds[1] if bounds else None)
+    return None
+
+
+def is_identity(value: SSAValue, kind: str) -> bool:
+    """`value` is a splat constant (or broadcast of one) equal to `kind`'s identity."""
+    t = value.type
+    if not isinstance(t, TensorType):
+        return False
+    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    expected = identity_value(kind, element)
+    found = constant_number(value)
+    if expected is None or found is None:
+        return False
+    if is_pred_type(element) or (kind == "hlo.and" and not is_float_type(element)):
+        return _bits(found, element) == _bits(expected, element)
+    return found == expected
+
+
+def _bits(x: float, element: Attribute) -> int | None:
+    bounds = int_bounds(element)
+    if bounds is None or not isinstance(x, int):
+        return None
+    return x % (bounds[1] - bounds[0] + 1)
 
 
 def is_zero(value: SSAValue) -> bool:
@@ -160,34 +259,135 @@ def _equal_constants(x: SSAValue, y: SSAValue) -> bool:
     return isinstance(cx, ConstantOp) and isinstance(cy, ConstantOp) and cx.value == cy.value
 
 
+@dataclass
+class _Path:
+    """A value reached from the collective and what it went through."""
+
+    value: SSAValue
+    selects: list[SelectOp]
+    scales: list[SSAValue]
+    chain: list[Operation]
+
+
 def _value_users(
-    collective: Operation, forwarding: tuple[type[Operation], ...], allow_select: bool
-) -> list[tuple[AddOp, SSAValue, list[SelectOp]]]:
-    """Every add reached from the collective's result: (add, the operand it came in, selects)."""
-    found: list[tuple[AddOp, SSAValue, list[SelectOp]]] = []
-    stack: list[tuple[SSAValue, list[SelectOp]]] = [(collective.results[0], [])]
+    collective: Operation,
+    forwarding: tuple[type[Operation], ...],
+    kind: str,
+    allow_scale: bool,
+) -> list[tuple[ElementwiseBinaryOp, _Path]]:
+    """Every combine op reached from the collective's result, with the path that led to it."""
+    combine = COMBINERS[kind]
+    found: list[tuple[ElementwiseBinaryOp, _Path]] = []
+    stack = [_Path(collective.results[0], [], [], [])]
     while stack:
-        value, selects = stack.pop()
-        if not value.uses:
+        path = stack.pop()
+        if not path.value.uses:
             raise NotMovable("the collective's result is unused on some path")
-        for use in list(value.uses):
+        for use in list(path.value.uses):
             user = use.operation
-            if isinstance(user, AddOp):
-                found.append((user, value, selects))
-            elif isinstance(user, ConvertOp) and not _float_to_float(user):
+            if isinstance(user, combine):
+                found.append((user, path))
+                continue
+            step = _step(user, path, forwarding, kind, allow_scale)
+            if step is None and kind == "hlo.add" and isinstance(user, MultiplyOp | DivideOp):
+                verb = "multiplied" if isinstance(user, MultiplyOp) else "divided"
                 raise NotMovable(
-                    "a convert involving non-float types does not commute with the sum: "
-                    f"{user.operand.type} -> {user.result.type}"
+                    f"the collective's result is {verb} by a value that is not a scalar"
                 )
-            elif isinstance(user, forwarding):
-                stack.append((user.results[0], selects))
-            elif allow_select and isinstance(user, SelectOp) and _select_against_zero(user, value):
-                stack.append((user.results[0], [*selects, user]))
-            else:
+            if step is None and isinstance(user, tuple(COMBINERS.values())):
+                raise NotMovable(
+                    f"the {kind[4:]} reduction is accumulated with {user.name[4:]}: only the "
+                    "reducer's own operation accumulates"
+                )
+            if step is None:
                 raise NotMovable(
                     f"unsupported operation on the collective's result: {user.name[4:]}"
                 )
+            stack.append(step)
     return found
+
+
+def _step(
+    user: Operation,
+    path: _Path,
+    forwarding: tuple[type[Operation], ...],
+    kind: str,
+    allow_scale: bool,
+) -> _Path | None:
+    """The path continued through `user`, or None when `user` does not forward the value."""
+    chain = [*path.chain, user]
+    if isinstance(user, ConvertOp):
+        problem = convert_problem(user, kind)
+        if problem is not None:
+            raise NotMovable(problem)
+        if ConvertOp not in forwarding:
+            return None
+        return _Path(user.result, path.selects, path.scales, chain)
+    if isinstance(user, forwarding):
+        return _Path(user.results[0], path.selects, path.scales, chain)
+    if isinstance(user, SelectOp) and _select_against_identity(user, path.value, kind):
+        return _Path(user.result, [*path.selects, user], path.scales, chain)
+    factor = _scale_factor(user, path.value) if allow_scale and kind == "hlo.add" else None
+    if factor is not None:
+        return _Path(user.results[0], path.selects, [*path.scales, factor], chain)
+    return None
+
+
+def _scale_factor(user: Operation, value: SSAValue) -> SSAValue | None:
+    """s when `user` is `value * s`, `s * value` or `value / s` with s an effective scalar."""
+    if isinstance(user, MultiplyOp):
+        other = user.rhs if user.lhs is value else user.lhs
+    elif isinstance(user, DivideOp) and user.lhs is value:
+        other = user.rhs
+    else:
+        return None
+    if other is value:
+        return None
+    return effective_scalar(other)
+
+
+def effective_scalar(value: SSAValue) -> SSAValue | None:
+    """The rank-0 value that `value` is (itself, or the operand of a broadcast of one)."""
+    t = value.type
+    if isinstance(t, TensorType) and not t.get_shape():
+        return value
+    owner = value.owner
+    if isinstance(owner, BroadcastOp):
+        inner = owner.operand.type
+        if isinstance(inner, TensorType) and not inner.get_shape():
+            return owner.operand
+    return None
+
+
+def convert_problem(op: ConvertOp, kind: str) -> str | None:
+    """Why `op` on a collective's result does not commute with reducer `kind`, or None."""
+    a, b = op.operand.type, op.result.type
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return "convert of a non-tensor value"
+    src: Attribute = a.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    dst: Attribute = b.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    if kind in ("hlo.maximum", "hlo.minimum"):
+        if _monotone(src, dst):
+            return None
+        return f"a convert {a} -> {b} is not monotone: it does not commute with {kind[4:]}"
+    if kind in BITWISE:
+        return f"a convert {a} -> {b} does not commute with {kind[4:]}"
+    if is_float_type(src) and is_float_type(dst):
+        return None
+    return (
+        "a convert involving non-float types does not commute with the "
+        f"{'sum' if kind == 'hlo.add' else 'product'}: {a} -> {b}"
+    )
+
+
+def _monotone(src: Attribute, dst: Attribute) -> bool:
+    """Converts that preserve order: float->float, integer->float, integer->wider integer."""
+    if is_float_type(dst):
+        return is_float_type(src) or is_integer_type(src)
+    a, b = int_bounds(src), int_bounds(dst)
+    if a is None or b is None or not is_integer_type(src) or is_float_type(src):
+        return False
+    return b[0] <= a[0] and a[1] <= b[1] and isinstance(dst, IntegerType)
 
 
 def _float_to_float(op: ConvertOp) -> bool:
@@ -200,28 +400,48 @@ def _float_to_float(op: ConvertOp) -> bool:
     )
 
 
-def _select_against_zero(op: SelectOp, value: SSAValue) -> bool:
-    return (op.on_true is value and is_zero(op.on_false)) or (
-        op.on_false is value and is_zero(op.on_true)
+def _select_against_identity(op: SelectOp, value: SSAValue, kind: str) -> bool:
+    return (op.on_true is value and is_identity(op.on_false, kind)) or (
+        op.on_false is value and is_identity(op.on_true, kind)
     )
 
 
 def trace_accumulations(
-    collective: Operation, body: Block, forwarding: tuple[type[Operation], ...] = VALUE_FORWARDING
+    collective: Operation,
+    body: Block,
+    forwarding: tuple[type[Operation], ...] = VALUE_FORWARDING,
+    kind: str = "hlo.add",
+    allow_scale: bool = True,
 ) -> list[Accumulation]:
-    """All accumulations of `collective` in loop body `body` (raises NotMovable)."""
+    """All accumulations of `collective` (reducer `kind`) in loop body `body` (raises
+    NotMovable)."""
     arg = body.args[0]
     last = body.last_op
     root = last.operands[0].owner if isinstance(last, ReturnOp) and last.operands else None
     if not isinstance(root, TupleOp):
         raise NotMovable("the loop body does not return a tuple")
     accumulations: list[Accumulation] = []
-    for add, incoming, selects in _value_users(collective, forwarding, allow_select=True):
+    for add, path in _value_users(collective, forwarding, kind, allow_scale):
+        incoming = path.value
         other = add.rhs if add.lhs is incoming else add.lhs
         if other is incoming:
-            raise NotMovable("the collective's value is added to itself")
+            raise NotMovable(
+                "the collective's value is "
+                + ("added to" if kind == "hlo.add" else "combined with")
+                + " itself"
+            )
         slot, chain, ds = _buffer_side(other, arg)
-        acc = Accumulation(collective, slot, add, chain, ds, selects=selects)
+        acc = Accumulation(
+            collective,
+            slot,
+            add,
+            chain,
+            ds,
+            selects=path.selects,
+            scales=path.scales,
+            value_chain=path.chain,
+            kind=kind,
+        )
         _output_side(acc, root, arg)
         if (
             ds is not None

@@ -173,6 +173,12 @@ def _number(v: SSAValue, depth: int = 0) -> int | float | None:
     return None
 
 
+def constant_number(v: SSAValue) -> int | float | None:
+    """The number every element of `v` equals (a splat constant seen through the same chains
+    as `constant_int`; floats included), else None."""
+    return _number(v)
+
+
 def constant_int(v: SSAValue) -> int | None:
     """The integer (pred: 0/1) every element of `v` equals, when `v` is a splat constant seen
     through copy/convert/reshape/bitcast/broadcast/tuple chains; else None."""

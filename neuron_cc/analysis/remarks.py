@@ -30,7 +30,13 @@ class Remarks:
     lines: list[str] = field(default_factory=list[str])
 
     def remark(self, op: Operation, message: str) -> None:
-        line = f"remark: {self.pass_name}: {describe(op)}: {message}"
+        self._emit(f"remark: {self.pass_name}: {describe(op)}: {message}")
+
+    def summary(self, message: str) -> None:
+        """One line about the whole run (e.g. how many collectives moved)."""
+        self._emit(f"remark: {self.pass_name}: {message}")
+
+    def _emit(self, line: str) -> None:
         self.lines.append(line)
         if self.enabled or FORCE_REMARKS:
             print(line, file=sys.stderr)

@@ -7,6 +7,9 @@ equal values. A finer partition is always sound; the analysis is conservative.
 
 Rules (issue 6 / DESIGN §6b):
 - constants and iota: one class; `partition_id`: class d % P; `replica_id`: class d // P;
+- arguments of a function whose `xla.sharding` is replicated: one class per replica (every
+  partition holds the same value after SPMD partitioning, as XLA's cross-partition replication
+  analysis assumes);
 - function arguments and other block arguments: every device its own class, except the block
   argument of a while body/condition, which is solved to a fixed point: it starts as the init's
   partition and is refined with what the body returns until nothing changes (tuples are tracked
@@ -40,7 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from numpy.typing import NDArray
-from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, TupleType
+from xdsl.dialects.builtin import DictionaryAttr, IntegerType, Signedness, TensorType, TupleType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
@@ -431,8 +435,14 @@ class ReplicationAnalysis:
     def _evaluate(self, value: SSAValue) -> None:
         if isinstance(value, OpResult):
             self._store(value.op)
+        elif isinstance(value, BlockArgument) and _sharding_replicated(value):
+            self._memo[value] = _shaped(Leaf(self._per_replica()), value.type)
         else:
             self._memo[value] = Leaf(self._unique)
+
+    def _per_replica(self) -> Labels:
+        """Equal within each replica: the partitions of a replica hold one value."""
+        return canonical(d // self.num_partitions for d in range(self.num_devices))
 
     def _store(self, op: Operation) -> None:
         for result, info in zip(op.results, self._op_infos(op), strict=True):
@@ -632,6 +642,18 @@ class ReplicationAnalysis:
 
 def _shape(t: Attribute) -> tuple[int, ...]:
     return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+
+
+def _sharding_replicated(arg: BlockArgument) -> bool:
+    """An argument of a `func.func` whose `xla.sharding` is replicated: after SPMD
+    partitioning every partition holds the whole (same) value, as XLA's replication analysis
+    assumes for cross-partition replication."""
+    func = arg.block.parent_op()
+    if not isinstance(func, FuncOp) or func.arg_attrs is None:
+        return False
+    attrs = func.arg_attrs.data[arg.index]
+    sharding = attrs.data.get("xla.sharding") if isinstance(attrs, DictionaryAttr) else None
+    return sharding is not None and getattr(sharding, "is_replicated", False) is True
 
 
 def _block_parent(value: SSAValue) -> Operation | None:

@@ -288,3 +288,16 @@ def remap_slots(
     result = Rewriter.replace_value_with_new_type(loop.result, new_type)
     remap.remap_results(result)
     return fresh
+
+
+def condition_reads_slot(loop: WhileOp, slot: int) -> bool:
+    """Whether the loop condition may read tuple slot `slot`: any use of its argument that is
+    not a get_tuple_element, or a get_tuple_element of `slot` with users (one without users
+    reads nothing)."""
+    for use in loop.condition.blocks[0].args[0].uses:
+        user = use.operation
+        if not isinstance(user, GetTupleElementOp):
+            return True
+        if user.index.value.data == slot and any(True for _ in user.result.uses):
+            return True
+    return False

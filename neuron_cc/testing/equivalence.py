@@ -1,7 +1,7 @@
 """Semantic equivalence of two hlo modules by execution on simulated devices.
 
 `assert_equivalent(before, after)` runs both modules' entry functions on the same inputs (given,
-or seeded random ones that differ per device) and compares every output on every device,
+or seeded random ones, see `random_inputs`) and compares every output on every device,
 raising `EquivalenceError` that names the first mismatching output, device and index.
 """
 
@@ -11,13 +11,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.types import is_float_type, is_pred_type
 from neuron_cc.interpreter.runner import RunResult, entry_function, run_module
 from neuron_cc.interpreter.values import InterpretationError, Value, is_bf16, normalize, numpy_dtype
+from neuron_cc.testing.control_inputs import control_parameters
 
 Array = np.ndarray[Any, Any]
 
@@ -26,26 +28,63 @@ class EquivalenceError(AssertionError):
     """The two programs produce different outputs."""
 
 
-def random_value(t: Attribute, devices: int, rng: np.random.Generator) -> Array:
+CONTROL_INTEGER_BOUND = 8
+"""Integer inputs that decide control flow are drawn from [0, 8): loops run a few iterations."""
+
+
+def random_value(
+    t: Attribute, devices: int, rng: np.random.Generator, replicated: bool = False
+) -> Array:
+    """A seeded random value of type `t` for `devices` devices: different on every device, or
+    with `replicated` one value on every device (integers then in [0, CONTROL_INTEGER_BOUND))."""
     if not isinstance(t, TensorType):
         raise InterpretationError(f"cannot generate a random value of type {t}")
-    shape = (devices, *t.get_shape())
+    shape = (1 if replicated else devices, *t.get_shape())
     element = t.element_type
     if is_pred_type(element):
-        return rng.random(shape) < 0.5
-    if is_float_type(element):
+        value = rng.random(shape) < 0.5
+    elif is_float_type(element):
         value = rng.standard_normal(shape).astype(numpy_dtype(element))
-        return normalize(value, element) if is_bf16(element) else value
-    # Small non-negative integers: safe as loop bounds, indices and divisors (+1).
-    return rng.integers(0, 4, size=shape).astype(numpy_dtype(element))
+        value = normalize(value, element) if is_bf16(element) else value
+    else:
+        # Small non-negative integers: safe as loop bounds, indices and divisors (+1).
+        high = CONTROL_INTEGER_BOUND if replicated else 4
+        value = rng.integers(0, high, size=shape).astype(numpy_dtype(element))
+    return np.repeat(value, devices, axis=0) if replicated else value
 
 
-def random_inputs(module: ModuleOp, seed: int = 0) -> list[Value]:
-    """Seeded random entry arguments, different on every device."""
+def _replicated(entry: FuncOp) -> frozenset[int]:
+    """Entry parameters whose `xla.sharding` is replicated (every partition holds the same
+    value after SPMD partitioning; the passes may rely on it)."""
+    if entry.arg_attrs is None:
+        return frozenset()
+    found: set[int] = set()
+    for i, attrs in enumerate(entry.arg_attrs.data):
+        sharding = attrs.data.get("xla.sharding") if isinstance(attrs, DictionaryAttr) else None
+        if sharding is not None and getattr(sharding, "is_replicated", False) is True:
+            found.add(i)
+    return frozenset(found)
+
+
+def random_inputs(
+    module: ModuleOp, seed: int = 0, *, devices: int | None = None, per_device: bool = False
+) -> list[Value]:
+    """Seeded random entry arguments for `devices` devices (default: the module's R x P).
+
+    Every device gets its own values, except for the parameters that decide control flow
+    (`control_parameters`: they reach a while condition or a conditional index), which get one
+    value on every device, so the program does not diverge, and the parameters whose
+    `xla.sharding` is replicated (SPMD guarantees them equal). `per_device` gives every
+    parameter per-device values.
+    """
     r, p = device_counts(module)
     rng = np.random.default_rng(seed)
     entry = entry_function(module)
-    return [random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
+    uniform = frozenset[int]() if per_device else control_parameters(module) | _replicated(entry)
+    return [
+        random_value(t, devices or r * p, rng, i in uniform)
+        for i, t in enumerate(entry.function_type.inputs.data)
+    ]
 
 
 def _compare(j: int, a: Array, b: Array, rtol: float, atol: float) -> str | None:
@@ -82,9 +121,15 @@ def assert_equivalent(
     rtol: float = 1e-5,
     atol: float = 1e-6,
     seed: int = 0,
+    per_device_inputs: bool = False,
 ) -> tuple[RunResult, RunResult]:
-    """Run both modules on the same inputs; raise EquivalenceError on the first difference."""
-    args = list(inputs) if inputs is not None else random_inputs(before, seed)
+    """Run both modules on the same inputs (default: `random_inputs(before, seed,
+    per_device=per_device_inputs)`); raise EquivalenceError on the first difference."""
+    args = (
+        list(inputs)
+        if inputs is not None
+        else random_inputs(before, seed, per_device=per_device_inputs)
+    )
     first = run_module(before, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
     second = run_module(after, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
     outs_a = flatten_values(first.outputs)

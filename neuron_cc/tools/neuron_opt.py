@@ -103,9 +103,16 @@ class NeuronOptMain(xDSLOptMain):
             default=False,
             action="store_true",
             help="run the input and the result on random inputs (simulated devices) and fail "
-            "if any output differs",
+            "if any output differs; inputs that decide control flow are the same on every device",
         )
         arg_parser.add_argument("--equivalence-seed", type=int, default=0)
+        arg_parser.add_argument(
+            "--equivalence-per-device-inputs",
+            default=False,
+            action="store_true",
+            help="with --verify-equivalence, give every input per-device random values, also "
+            "the inputs that decide control flow (loop bounds, branch predicates)",
+        )
         arg_parser.add_argument(
             "--pass-remarks",
             default=False,
@@ -211,7 +218,12 @@ class NeuronOptMain(xDSLOptMain):
         with gc_paused():
             self.pipeline.apply(self.ctx, prog)
         if before is not None:
-            check_equivalence(before, prog, self.args.equivalence_seed)
+            check_equivalence(
+                before,
+                prog,
+                self.args.equivalence_seed,
+                per_device_inputs=self.args.equivalence_per_device_inputs,
+            )
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
@@ -256,13 +268,16 @@ def _bir_json(prog: ModuleOp, name: str) -> str:
         raise UserError(f"{name}:1:1: cannot export BIR JSON: {e}") from e
 
 
-def check_equivalence(before: ModuleOp, after: ModuleOp, seed: int) -> None:
-    """Raise a UserError if `after` computes something else than `before`."""
+def check_equivalence(
+    before: ModuleOp, after: ModuleOp, seed: int, *, per_device_inputs: bool = False
+) -> None:
+    """Raise a UserError if `after` computes something else than `before` (on random inputs,
+    per device except those deciding control flow, unless `per_device_inputs`)."""
     from neuron_cc.interpreter.values import InterpretationError
     from neuron_cc.testing.equivalence import EquivalenceError, assert_equivalent
 
     try:
-        assert_equivalent(before, after, seed=seed)
+        assert_equivalent(before, after, seed=seed, per_device_inputs=per_device_inputs)
     except EquivalenceError as e:
         raise UserError(f"the pipeline changed the program's results: {e}") from None
     except InterpretationError as e:

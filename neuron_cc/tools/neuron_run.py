@@ -1,11 +1,14 @@
 """neuron-run: execute an hlo program (.mlir or .hlo) on R x P simulated devices.
 
-    neuron-run FILE --inputs in.npz [--outputs out.npz] [--stats]
+    neuron-run FILE (--inputs in.npz | --random-inputs SEED [--per-device-random-inputs])
+               [--outputs out.npz] [--stats]
                [--num-partitions N] [--num-replicas R] [--alpha-us A] [--bandwidth-gbps B]
                [--max-while-iterations N] [--max-value-bytes B]
 
 Inputs are keyed `arg<I>_dev<D>` (per device) or `arg<I>` (same on every device) and cast
-exactly to the parameter's element type; outputs are written as `out<J>_dev<D>`. `--stats`
+exactly to the parameter's element type; `--random-inputs` makes seeded ones as
+--verify-equivalence does (per device, except one value on every device for the parameters
+that decide control flow). Outputs are written as `out<J>_dev<D>`. `--stats`
 prints, per collective kind, the launches, bytes moved per device and an alpha-beta time
 estimate (alpha per launch + bytes / bandwidth). Programs the interpreter refuses (divergent
 control flow, a while past --max-while-iterations, a value over --max-value-bytes, recursion,
@@ -64,7 +67,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--random-inputs",
         type=int,
         metavar="SEED",
-        help="seeded random inputs, different on every device (as --verify-equivalence uses)",
+        help="seeded random inputs, different on every device except those that decide "
+        "control flow (as --verify-equivalence uses)",
+    )
+    cli.add_argument(
+        "--per-device-random-inputs",
+        action="store_true",
+        help="with --random-inputs, every input differs per device, also those that decide "
+        "control flow",
     )
     cli.add_argument("--outputs", help="write out<J>_dev<D> arrays to this npz")
     cli.add_argument("--stats", action="store_true", help="print collective statistics")
@@ -89,7 +99,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="refuse a value bigger than B bytes, all devices together (0: no limit; "
         f"default {DEFAULT_MAX_VALUE_BYTES} = 1 GiB)",
     )
-    return cli.parse_args(argv)
+    args = cli.parse_args(argv)
+    if args.per_device_random_inputs and args.random_inputs is None:
+        cli.error("--per-device-random-inputs needs --random-inputs")
+    return args
 
 
 def stats_table(result: RunResult, alpha_us: float, bandwidth_gbps: float) -> str:
@@ -153,7 +166,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace) -> RunResult:
     from neuron_cc.analysis.replica_groups import device_counts
-    from neuron_cc.testing.equivalence import random_value
+    from neuron_cc.testing.equivalence import random_inputs
 
     r, p = device_counts(module)
     r = args.num_replicas or r
@@ -171,8 +184,9 @@ def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace)
                 f"{args.max_value_bytes} on {r * p} devices",
                 entry,
             )
-        rng = np.random.default_rng(args.random_inputs)
-        inputs = [random_value(t, r * p, rng) for t in entry.function_type.inputs.data]
+        inputs = random_inputs(
+            module, args.random_inputs, devices=r * p, per_device=args.per_device_random_inputs
+        )
     else:
         inputs = inputs_from_npz(entry, data, r * p)
     return run_module(

@@ -13,20 +13,32 @@ from zero) and issues ONE all-reduce after the loop:
 ```
 
 Port of XLA's WhileLoopAllReduceCodeMotion. Legality (each failure is a remark):
-- the reduction is `add` of its two arguments; element type bf16/f16/f32/f64/s8..s64/u8..u64;
-  a single operand; no `constrain_layout`; the replica groups pass the
-  `reference-replica-groups` gate;
-- every use of the result reaches an `add` into `get_tuple_element(body_arg, k)` through
-  convert/bitcast/reshape/transpose/slice and `select(p, x, 0)` (p replicated within the
-  groups); the buffer side may go through convert/bitcast/reshape/transpose and one
-  dynamic_slice, mirrored by the output side and one dynamic_update_slice with IDENTICAL
-  indices replicated within the groups; the result is returned at the same slot k;
+- the reduction is a simple binary op with an identity (add, multiply, maximum, minimum, and,
+  or, xor; see analysis/accumulation.py for the proof); element type bf16/f16/f32/f64/
+  s8..s64/u8..u64 (pred for and/or/xor); a single operand; no `constrain_layout`; the replica
+  groups pass the `reference-replica-groups` gate;
+- every use of the result reaches the reducer's own op combining it with
+  `get_tuple_element(body_arg, k)` (`acc + AR(x)`, `max(acc, AR(x))`, ...) through
+  bitcast/reshape/transpose/slice/broadcast, converts that commute with the reducer,
+  `select(p, x, identity)` and, for sums, `x * s` / `x / s` with s an effective scalar (p and
+  s replicated within the groups); the buffer side may go through convert/bitcast/reshape/
+  transpose and one dynamic_slice, mirrored by the output side and one dynamic_update_slice
+  with IDENTICAL indices replicated within the groups; the result is returned at slot k;
+- or (any reducer, all_reduce only) the dynamic-update-slice mode of
+  analysis/update_slices.py: the result written into rows indexed by the loop counter is
+  all-reduced once on the written box after the loop (transforms/update_slice_sink.py);
+- an accumulation inside a `conditional` with a replicated branch index is split out of it
+  first (transforms/conditional_accumulation.py);
 - slot k has no other user, and the loop condition does not read it (stricter than XLA,
   DESIGN §6.2);
 - reduce_scatter (option `enable-reduce-scatter`): direct `add(RS(x), gte)` only; the slot is
   widened to the pre-scatter shape and one reduce_scatter runs after the loop.
-`run-setup-passes` first rewrites `convert(C(x))` into `C(convert(x))` (except an all-reduce
-converted back to its operand's source type) and `transpose(RS(x))` into `RS(transpose(x))`.
+`run-setup-passes` first rewrites `convert(AR(x))` into `AR(convert(x))` (except an all-reduce
+converted back to its operand's source type) and `transpose(convert*(RS(x)))` into
+`convert*(RS(transpose(x)))`; a reduce-scatter is never widened (it keeps its element type).
+Every collective of a loop body gets a remark (collective_permute, all_to_all, ...: "not a
+reduction"), and the pass ends with a summary remark (hoisted N all-reduce and M
+reduce-scatter out of while loops), as XLA logs.
 Differences from XLA: a fresh channel id only when the original had one (DESIGN §6.1); the
 condition check above. Modules with num_partitions > 1 without `hlo.use_spmd_partitioning`
 are left unchanged.
@@ -34,7 +46,8 @@ are left unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -50,12 +63,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.accumulation import (
+    BITWISE,
+    COMBINERS,
     Accumulation,
     NotMovable,
     buffer_users_problem,
-    is_zero,
+    identity_value,
+    is_identity,
     trace_accumulations,
 )
+from neuron_cc.analysis.induction import LoopInfo, analyze_loop
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.analysis.replica_groups import (
@@ -67,19 +84,33 @@ from neuron_cc.analysis.replica_groups import (
     parse_reference_groups,
 )
 from neuron_cc.analysis.replication import ReplicationAnalysis
-from neuron_cc.analysis.while_loops import erase_if_dead, while_ops_post_order
+from neuron_cc.analysis.update_slices import (
+    DEFAULT_DUS_MAX_SIZE_BYTES,
+    LoopReads,
+    UpdateSlice,
+    loop_reads,
+    match_update_slice,
+)
+from neuron_cc.analysis.while_loops import condition_reads_slot, erase_if_dead, while_ops_post_order
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
-from neuron_cc.dialects.hlo.data_movement import BroadcastOp
-from neuron_cc.dialects.hlo.elementwise import AddOp
-from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
+from neuron_cc.dialects.hlo.data_movement import (
+    BitcastOp,
+    BroadcastOp,
+    DynamicUpdateSliceOp,
+    ReshapeOp,
+)
+from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp, SelectOp
+from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
     is_float_type,
     is_pred_type,
     tuple_type,
 )
+from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
+from neuron_cc.transforms.update_slice_sink import sink_update_slices
 from neuron_cc.transforms.while_loop_all_reduce_setup import run_setup
 
 
@@ -91,7 +122,22 @@ class _Context:
     partitions: int
     enable_reduce_scatter: bool
     next_channel: int
+    dus_max_size_bytes: int = DEFAULT_DUS_MAX_SIZE_BYTES
     replication: ReplicationAnalysis | None = None
+    moved: dict[str, int] = field(default_factory=dict[str, int])
+
+    def channel_for(self, old: IntegerAttr | None) -> IntegerAttr | None:
+        """A fresh channel id for a moved collective that had one (DESIGN §6.1)."""
+        return None if old is None else self.channel()
+
+    def count(self, ops: Sequence[CollectiveOp]) -> None:
+        for op in ops:
+            self.moved[op.name] = self.moved.get(op.name, 0) + 1
+
+    def summary(self) -> str:
+        ar = self.moved.get("hlo.all_reduce", 0)
+        rs = self.moved.get("hlo.reduce_scatter", 0)
+        return f"hoisted {ar} all-reduce and {rs} reduce-scatter out of while loops"
 
     def replicated(self, value: SSAValue, op: CollectiveOp) -> bool:
         if self.replication is None:
@@ -111,10 +157,14 @@ def _basic_problem(op: CollectiveOp, ctx: _Context) -> str | None:
     if len(op.operands) != 1:
         return "tuple-shaped collectives are not moved"
     kind = reduction_kind(op.regions[0])
-    if kind != "hlo.add":
-        return f"reduction is {kind[4:] if kind else 'not a simple binary op'}, not add"
+    if kind is None or kind not in COMBINERS:
+        return f"reduction is {kind[4:] if kind else 'not a simple binary op'}: no accumulation"
     element = op.operands[0].type
-    if isinstance(element, TensorType) and is_pred_type(element.element_type):
+    if (
+        isinstance(element, TensorType)
+        and is_pred_type(element.element_type)
+        and kind not in BITWISE
+    ):
         return f"element type {element_type_name(element.element_type)} is not supported"
     if op.constrain_layout is not None:
         return "constrain_layout is set"
@@ -129,8 +179,11 @@ def _check(op: CollectiveOp, loop: WhileOp, ctx: _Context) -> list[Accumulation]
     if problem is not None:
         raise NotMovable(problem)
     body = loop.body.blocks[0]
+    kind = reduction_kind(op.regions[0]) or "hlo.add"
     if isinstance(op, ReduceScatterOp):
-        accumulations = trace_accumulations(op, body, forwarding=())
+        accumulations = trace_accumulations(
+            op, body, forwarding=(ConvertOp,), kind=kind, allow_scale=False
+        )
         if any(a.buffer_chain or a.dynamic_slice for a in accumulations):
             raise NotMovable("a reduce_scatter accumulation must be a direct add into the buffer")
         for acc in accumulations:
@@ -140,7 +193,7 @@ def _check(op: CollectiveOp, loop: WhileOp, ctx: _Context) -> list[Accumulation]
                         "select predicate on a reduce_scatter result is not a broadcast scalar"
                     )
     else:
-        accumulations = trace_accumulations(op, body)
+        accumulations = trace_accumulations(op, body, kind=kind)
     for acc in accumulations:
         _check_slot(acc, loop, op, ctx)
     return accumulations
@@ -158,21 +211,9 @@ def _check_slot(acc: Accumulation, loop: WhileOp, op: CollectiveOp, ctx: _Contex
     problem = buffer_users_problem(arg, acc.slot, consumers)
     if problem is not None:
         raise NotMovable(problem)
-    if _condition_reads(loop, acc.slot):
+    if condition_reads_slot(loop, acc.slot):
         raise NotMovable("accumulation buffer is read by the loop condition")
     _check_replicated(acc, op, ctx)
-
-
-def _condition_reads(loop: WhileOp, slot: int) -> bool:
-    """Whether the loop condition may read tuple slot `slot` (stricter than XLA, §6.2). A
-    get_tuple_element of the slot without users reads nothing (like the other loop passes)."""
-    for use in loop.condition.blocks[0].args[0].uses:
-        user = use.operation
-        if not isinstance(user, GetTupleElementOp):
-            return True
-        if user.index.value.data == slot and any(True for _ in user.result.uses):
-            return True
-    return False
 
 
 def _check_replicated(acc: Accumulation, op: CollectiveOp, ctx: _Context) -> None:
@@ -180,6 +221,9 @@ def _check_replicated(acc: Accumulation, op: CollectiveOp, ctx: _Context) -> Non
     for select in acc.selects:
         if not ctx.replicated(select.pred, op):
             raise NotMovable("select predicate is not replicated within the replica groups")
+    for factor in acc.scales:
+        if not ctx.replicated(factor, op):
+            raise NotMovable("scale factor is not replicated within the replica groups")
     if acc.dynamic_slice is not None:
         for index in acc.dynamic_slice.start_indices:
             if not ctx.replicated(index, op):
@@ -197,35 +241,66 @@ def _scalar_of_broadcast(value: SSAValue) -> SSAValue | None:
     return owner.operand if isinstance(t, TensorType) and not t.get_shape() else None
 
 
-def _widen_selects(acc: Accumulation, wide: TensorType[Attribute]) -> None:
-    """select(broadcast(p), RS, 0) at the pre-scatter shape: re-broadcast p, widen the zero."""
-    for select in acc.selects:
-        scalar = _scalar_of_broadcast(select.pred)
-        if scalar is None:
-            continue
-        shape = wide.get_shape()
-        pred = BroadcastOp.create(
-            operands=[scalar],
-            result_types=[TensorType(scalar.type.element_type, shape)],  # pyright: ignore[reportAttributeAccessIssue]
-            properties={"dimensions": DimensionsAttr(())},
-        )
-        zero = _zero(wide)
-        Rewriter.insert_op([pred, zero], InsertPoint.before(select))
-        zero_index = 2 if is_zero(select.on_false) else 1
-        old = [select.pred.owner, select.operands[zero_index].owner]
-        select.operands[0] = pred.results[0]
-        select.operands[zero_index] = zero.results[0]
-        Rewriter.replace_value_with_new_type(select.results[0], wide)
-        for owner in old:
-            if isinstance(owner, Operation):
-                erase_if_dead(owner)
+def _widen_value_chain(acc: Accumulation, wide: TensorType[Attribute]) -> None:
+    """Re-type the ops between a removed reduce_scatter and its combine to the pre-scatter
+    shape: converts keep their element type; select(broadcast(p), RS, e) re-broadcasts p and
+    widens the identity."""
+    shape = wide.get_shape()
+    for op in acc.value_chain:
+        if isinstance(op, ConvertOp):
+            element = op.result.type.element_type  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+            Rewriter.replace_value_with_new_type(op.result, TensorType(element, shape))  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(op, SelectOp):
+            _widen_select(op, acc.kind, shape)
 
 
-def _zero(t: Attribute) -> ConstantOp:
+def _widen_select(select: SelectOp, kind: str, shape: Sequence[int]) -> None:
+    scalar = _scalar_of_broadcast(select.pred)
+    if scalar is None:
+        return
+    wide_value = select.on_true if is_identity(select.on_false, kind) else select.on_false
+    value_type = wide_value.type
+    if not isinstance(value_type, TensorType):
+        return
+    pred = BroadcastOp.create(
+        operands=[scalar],
+        result_types=[TensorType(scalar.type.element_type, shape)],  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+        properties={"dimensions": DimensionsAttr(())},
+    )
+    identity = identity_buffer(TensorType(value_type.element_type, shape), kind)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    Rewriter.insert_op([pred, *identity], InsertPoint.before(select))
+    identity_index = 2 if is_identity(select.on_false, kind) else 1
+    old = [select.pred.owner, select.operands[identity_index].owner]
+    select.operands[0] = pred.results[0]
+    select.operands[identity_index] = identity[-1].results[0]
+    Rewriter.replace_value_with_new_type(select.results[0], value_type)
+    for owner in old:
+        if isinstance(owner, Operation):
+            erase_if_dead(owner)
+
+
+def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
+    """Ops building a tensor of reducer `kind`'s identity: `broadcast(constant)` (a scalar
+    constant alone for rank 0), never a full dense literal (exported HLO stays small)."""
     if not isinstance(t, TensorType):
-        raise NotMovable(f"cannot build a zero of type {t}")
-    value = 0.0 if is_float_type(t.element_type) else 0
-    return ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value]))  # pyright: ignore[reportArgumentType]
+        raise NotMovable(f"cannot build an identity of type {t}")
+    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    value = identity_value(kind, element)
+    if value is None:
+        raise NotMovable(f"{kind[4:]} has no identity at element type {element}")
+    if is_float_type(element):
+        value = float(value)
+    scalar = ConstantOp(
+        DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue, reportUnknownVariableType]
+    )
+    if not t.get_shape():
+        return [scalar]
+    broadcast = BroadcastOp.create(
+        operands=[scalar.result],
+        result_types=[t],
+        properties={"dimensions": DimensionsAttr(())},
+    )
+    return [scalar, broadcast]
 
 
 def _init_slots(loop: WhileOp) -> list[SSAValue]:
@@ -300,7 +375,8 @@ def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) 
         )
         ops.append(up)
         value = up.results[0]
-    ops.append(AddOp.create(operands=[init, value], result_types=[init.type]))
+    combine = COMBINERS[acc.kind]
+    ops.append(combine.create(operands=[init, value], result_types=[init.type]))
     return ops
 
 
@@ -318,9 +394,9 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
         )
         if isinstance(acc.collective, ReduceScatterOp):
             wide = TensorType(slots[acc.slot].type.element_type, wide.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
-        zero = _zero(wide)
-        zeros.append(zero)
-        new_slots[acc.slot] = zero.results[0]
+        identity = identity_buffer(wide, acc.kind)
+        zeros.extend(identity)
+        new_slots[acc.slot] = identity[-1].results[0]
     init = TupleOp(new_slots)
     Rewriter.insert_op([*zeros, init], InsertPoint.before(loop))
     old_init = loop.init.owner
@@ -334,8 +410,8 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
         op.results[0].replace_all_uses_with(op.operands[0])
         Rewriter.erase_op(op)
     for acc in accumulations:
-        if isinstance(acc.collective, ReduceScatterOp) and acc.selects:
-            _widen_selects(acc, new_slots[acc.slot].type)  # pyright: ignore[reportArgumentType]
+        if isinstance(acc.collective, ReduceScatterOp):
+            _widen_value_chain(acc, new_slots[acc.slot].type)  # pyright: ignore[reportArgumentType]
     _retype_root(loop)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
@@ -400,6 +476,114 @@ def _candidates(body: Block, enable_rs: bool) -> list[CollectiveOp]:
     return [op for op in body.ops if isinstance(op, kinds)]
 
 
+_COLLECTIVES = (CollectiveOp, CollectivePermuteOp, SendOp, RecvOp)
+
+
+def remark_other_collectives(body: Block, ctx: _Context) -> None:
+    """A remark for every collective of the body that this pass never moves: collectives that
+    are not reductions, reduce-scatters when disabled, and collectives nested in the regions of
+    body ops (conditionals, calls' regions), except inside inner loops (they get their own)."""
+    for op in body.ops:
+        if isinstance(op, AllReduceOp | ReduceScatterOp):
+            if isinstance(op, ReduceScatterOp) and not ctx.enable_reduce_scatter:
+                ctx.remarks.remark(op, "reduce_scatter motion is disabled (enable-reduce-scatter)")
+            continue
+        if isinstance(op, WhileOp):
+            continue
+        if isinstance(op, _COLLECTIVES):
+            ctx.remarks.remark(op, f"{op.name[4:]} is not a reduction: never moved by this pass")
+        for inner in op.walk(region_first=False):
+            if inner is not op and isinstance(inner, _COLLECTIVES) and not _in_loop(inner, op):
+                ctx.remarks.remark(inner, f"inside {op.name[4:]} in the loop body: not moved")
+
+
+def _in_loop(inner: Operation, top: Operation) -> bool:
+    parent = inner.parent_op()
+    while parent is not None and parent is not top:
+        if isinstance(parent, WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+@dataclass
+class _Plan:
+    """What moves out of one loop: accumulations and dynamic-update-slice sinks."""
+
+    accumulations: list[Accumulation] = field(default_factory=list[Accumulation])
+    slices: list[UpdateSlice] = field(default_factory=list[UpdateSlice])
+    moved: list[CollectiveOp] = field(default_factory=list[CollectiveOp])
+
+
+def _reaches_update_slice(op: CollectiveOp) -> bool:
+    """The collective's single-use chain (reshape/bitcast/convert) ends in a DUS update."""
+    value = op.results[0]
+    for _ in range(64):
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return False
+        user = uses[0].operation
+        if isinstance(user, DynamicUpdateSliceOp):
+            return True
+        if not isinstance(user, ReshapeOp | BitcastOp | ConvertOp):
+            return False
+        value = user.results[0]
+    return False
+
+
+def _plan_collective(
+    op: CollectiveOp, loop: WhileOp, ctx: _Context, info: LoopInfo | None, reads: LoopReads
+) -> tuple[list[Accumulation], UpdateSlice | None]:
+    """How `op` leaves the loop (raises NotMovable with the most relevant reason)."""
+    try:
+        return _check(op, loop, ctx), None
+    except NotMovable as e:
+        if not isinstance(op, AllReduceOp) or not matches_reference(
+            op.replica_groups.groups(), ctx.reference
+        ):
+            raise
+        accumulation_reason = e
+    try:
+        found = match_update_slice(
+            op,
+            loop,
+            info,
+            lambda v: ctx.replicated(v, op),
+            ctx.dus_max_size_bytes,
+            reads=reads,
+        )
+    except NotMovable as e:
+        raise (e if _reaches_update_slice(op) else accumulation_reason) from None
+    return [], found
+
+
+def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
+    body = loop.body.blocks[0]
+    info, reads = analyze_loop(loop), loop_reads(loop)
+    plan = _Plan()
+    for op in _candidates(body, ctx.enable_reduce_scatter):
+        try:
+            accumulations, found = _plan_collective(op, loop, ctx, info, reads)
+        except NotMovable as e:
+            ctx.remarks.remark(op, str(e))
+            continue
+        ctx.remarks.remark(op, "moved")
+        plan.accumulations.extend(accumulations)
+        if found is not None:
+            plan.slices.append(found)
+        plan.moved.append(op)
+    return plan
+
+
+def _buffer_of(loop: WhileOp, slot: int) -> SSAValue:
+    """The body's (single) get_tuple_element of `slot`."""
+    return next(
+        u.operation.results[0]
+        for u in loop.body.blocks[0].args[0].uses
+        if isinstance(u.operation, GetTupleElementOp) and u.operation.index.value.data == slot
+    )
+
+
 def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     body = loop.body.blocks[0]
     if setup:
@@ -407,19 +591,21 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     if not isinstance(loop.result.type, TupleType):
         for op in _candidates(body, ctx.enable_reduce_scatter):
             ctx.remarks.remark(op, "the loop-carried value is not a tuple")
+        remark_other_collectives(body, ctx)
         return
-    movable: list[Accumulation] = []
-    for op in _candidates(body, ctx.enable_reduce_scatter):
-        try:
-            accumulations = _check(op, loop, ctx)
-        except NotMovable as e:
-            ctx.remarks.remark(op, str(e))
-            continue
-        ctx.remarks.remark(op, "moved")
-        movable.extend(accumulations)
-    slots = [a.slot for a in movable]
-    if movable and len(set(slots)) == len(slots):
-        _rewrite(loop, movable, ctx)
+    for split in find_splits(loop, ctx.replicated):
+        moved = apply_split(split, identity_buffer, _buffer_of(loop, split.slot))
+        ctx.remarks.remark(moved, "split out of a conditional with a replicated branch index")
+    plan = _plan(loop, ctx)
+    remark_other_collectives(body, ctx)
+    if plan.slices:
+        sink_update_slices(loop, plan.slices, ctx.channel_for)
+        ctx.replication = None  # a snapshot of the IR before the rewrite
+    slots = [a.slot for a in plan.accumulations]
+    if plan.accumulations and len(set(slots)) == len(slots):
+        _rewrite(loop, plan.accumulations, ctx)
+        ctx.replication = None
+    ctx.count(plan.moved)
 
 
 @dataclass(frozen=True)
@@ -431,6 +617,7 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
     enable_reduce_scatter: bool = False
     run_setup_passes: bool = False
     reference_replica_groups: str = ""
+    dus_max_size_bytes: int = DEFAULT_DUS_MAX_SIZE_BYTES
     remarks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -445,6 +632,7 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             for loop in loops:
                 for c in _candidates(loop.body.blocks[0], self.enable_reduce_scatter):
                     remarks.remark(c, "num_partitions > 1 without hlo.use_spmd_partitioning")
+            remarks.summary("hoisted 0 all-reduce and 0 reduce-scatter out of while loops")
             return
         state = _Context(
             remarks,
@@ -453,6 +641,8 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             partitions,
             self.enable_reduce_scatter,
             next_channel_id(op.walk()),
+            self.dus_max_size_bytes,
         )
         for loop in loops:  # innermost first, then program order
             process_loop(loop, state, self.run_setup_passes)
+        remarks.summary(state.summary())

@@ -3,11 +3,18 @@
 Not a pass of its own: they run on a loop body before the legality checks so that more
 accumulations have the canonical `add(C(x), buffer)` shape:
 
-- `convert(C(x))` -> `C(convert(x))` for an all_reduce / reduce_scatter C whose only use is the
-  convert (the reduction region is rebuilt at the converted element type). Not for an
-  all_reduce whose operand is itself a convert from the target type (`convert(AR(convert(y)))`
-  back to y's type): that all-reduce stays in the narrow type, like XLA's setup.
-- `transpose(RS(x))` -> `RS(transpose(x))` with the scatter dimension moved along.
+- `convert(AR(x))` -> `AR(convert(x))` for an all_reduce whose only use is the convert (the
+  reduction region is rebuilt at the converted element type), like XLA's
+  ReorderConvertReduceAdd. Not when the operand is itself a convert from the target type
+  (`convert(AR(convert(y)))` back to y's type): that all-reduce keeps its narrow type.
+- `transpose(convert*(RS(x)))` -> `convert*(RS(transpose(x)))` with the scatter dimension moved
+  along (XLA's ReorderReduceTranspose; converts are elementwise, so they commute with the
+  transpose).
+
+Where we differ from XLA: a reduce_scatter is never widened by a convert (XLA reorders
+`convert(RS(x))` too). The motion accumulates through the convert instead and the moved
+reduce_scatter keeps its element type (DESIGN §6.3): widening it changes the roundings and
+doubles the bytes it moves.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ def _only_user(op: Operation) -> Operation | None:
     return uses[0].operation if len(uses) == 1 else None
 
 
-def _sink_convert(op: AllReduceOp | ReduceScatterOp) -> bool:
+def _sink_convert(op: AllReduceOp) -> bool:
     convert = _only_user(op)
     if not isinstance(convert, ConvertOp) or len(op.operands) != 1:
         return False
@@ -41,7 +48,7 @@ def _sink_convert(op: AllReduceOp | ReduceScatterOp) -> bool:
     if not (is_float_type(element) and is_float_type(operand.type.element_type)):
         return False  # only float -> float converts commute (approximately) with a sum
     source = operand.owner
-    if isinstance(op, AllReduceOp) and isinstance(source, ConvertOp):
+    if isinstance(source, ConvertOp):
         if source.operand.type.element_type == element:  # pyright: ignore[reportAttributeAccessIssue]
             return False  # converted back to its own source type: keep the narrow all-reduce
     kind = reduction_kind(op.to_apply)
@@ -65,10 +72,21 @@ def _sink_convert(op: AllReduceOp | ReduceScatterOp) -> bool:
     return True
 
 
+def _transpose_through_converts(op: ReduceScatterOp) -> tuple[list[ConvertOp], TransposeOp] | None:
+    """(converts, transpose) when `op`'s single-use chain is convert* then a transpose."""
+    converts: list[ConvertOp] = []
+    user = _only_user(op)
+    while isinstance(user, ConvertOp):
+        converts.append(user)
+        user = _only_user(user)
+    return (converts, user) if isinstance(user, TransposeOp) else None
+
+
 def _sink_transpose(op: ReduceScatterOp) -> bool:
-    transpose = _only_user(op)
-    if not isinstance(transpose, TransposeOp) or len(op.operands) != 1:
+    found = _transpose_through_converts(op)
+    if found is None or len(op.operands) != 1:
         return False
+    converts, transpose = found
     perm = transpose.permutation.data
     operand = op.operands[0]
     shape = operand.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
@@ -81,17 +99,26 @@ def _sink_transpose(op: ReduceScatterOp) -> bool:
     dim = op.scatter_dimension.value.data
     props = dict(op.properties)
     props["scatter_dimension"] = IntegerAttr(perm.index(dim), 64)
+    out_shape = transpose.result.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
     moved = ReduceScatterOp.create(
         operands=[moved_in.results[0]],
-        result_types=[transpose.result.type],
+        result_types=[TensorType(op.results[0].type.element_type, out_shape)],  # pyright: ignore[reportAttributeAccessIssue]
         properties=props,
         attributes=dict(op.attributes),
         regions=[op.to_apply.clone()],
     )
     Rewriter.insert_op([moved_in, moved], InsertPoint.before(op))
-    transpose.result.replace_all_uses_with(moved.results[0])
+    value = moved.results[0]
+    for convert in converts:
+        element_out = convert.result.type.element_type  # pyright: ignore[reportAttributeAccessIssue]
+        new = ConvertOp.create(operands=[value], result_types=[TensorType(element_out, out_shape)])
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        value = new.results[0]
+    transpose.result.replace_all_uses_with(value)
     moved.results[0].name_hint = op.results[0].name_hint
     Rewriter.erase_op(transpose)
+    for convert in reversed(converts):
+        Rewriter.erase_op(convert)
     Rewriter.erase_op(op)
     return True
 
@@ -102,5 +129,4 @@ def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
         if isinstance(op, AllReduceOp):
             _sink_convert(op)
         elif enable_reduce_scatter and isinstance(op, ReduceScatterOp):
-            if not _sink_convert(op):
-                _sink_transpose(op)
+            _sink_transpose(op)

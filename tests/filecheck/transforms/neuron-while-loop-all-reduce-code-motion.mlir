@@ -63,9 +63,10 @@ builtin.module @accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -85,21 +86,25 @@ builtin.module @accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -162,11 +167,14 @@ builtin.module @sliced_three_ways attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<12xf32>) -> tensor<12xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %3 = hlo.tuple %c0, %0, %1, %2, %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %w = hlo.while(%3) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %6 = hlo.tuple %c0, %1, %3, %5, %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %w = hlo.while(%6) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -193,38 +201,42 @@ builtin.module @sliced_three_ways attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %next = hlo.tuple %i1, %n0, %n1, %n2, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %4 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 8 use_global_device_ids {
+// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 8 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.add %zeros, %5 : tensor<4xf32>
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 9 use_global_device_ids {
+// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
+// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 9 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // CHECK-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
-// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 10 use_global_device_ids {
+// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
+// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %14 = hlo.all_reduce(%13) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 10 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_3: tensor<f32>, %b_3: tensor<f32>):
 // CHECK-NEXT:       %s_3 = hlo.add %a_3, %b_3 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_3 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
-// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %14 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %15 = hlo.tuple %13, %6, %9, %12, %14 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     func.return %15 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %15 = hlo.add %zeros, %14 : tensor<4xf32>
+// CHECK-NEXT:     %16 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %17 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %18 = hlo.tuple %16, %9, %12, %15, %17 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     func.return %18 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -268,9 +280,10 @@ builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-LABEL: builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -289,22 +302,26 @@ builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %b, %a : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4xf32>
 // CHECK-NEXT:     %m = hlo.multiply %r, %r : tensor<4xf32>
 // CHECK-NEXT:     func.return %m : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -378,9 +395,13 @@ builtin.module @accumulated_twice attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -430,9 +451,10 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -454,15 +476,15 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.convert %2 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // CHECK-NEXT:       hlo.return %s : tensor<bf16>
 // CHECK-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// CHECK-NEXT:     %5 = hlo.convert %4 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %5 : tensor<4xf32>
+// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %6 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -472,9 +494,10 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // SETUP-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -496,23 +519,27 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// SETUP-NEXT:     %3 = hlo.convert %2 : tensor<4xf32> -> tensor<4xbf16>
-// SETUP-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// SETUP-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
+// SETUP-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // SETUP-NEXT:       hlo.return %s : tensor<bf16>
 // SETUP-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// SETUP-NEXT:     %5 = hlo.convert %4 : tensor<4xbf16> -> tensor<4xf32>
-// SETUP-NEXT:     %r = hlo.add %zeros, %5 : tensor<4xf32>
+// SETUP-NEXT:     %6 = hlo.convert %5 : tensor<4xbf16> -> tensor<4xf32>
+// SETUP-NEXT:     %r = hlo.add %zeros, %6 : tensor<4xf32>
 // SETUP-NEXT:     func.return %r : tensor<4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -560,9 +587,10 @@ builtin.module @select_zero_constant attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -583,21 +611,25 @@ builtin.module @select_zero_constant attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -646,9 +678,10 @@ builtin.module @select_zero_broadcast attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -671,21 +704,25 @@ builtin.module @select_zero_broadcast attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -744,9 +781,10 @@ builtin.module @select_partition_predicate attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -776,13 +814,13 @@ builtin.module @select_partition_predicate attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %acc3, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     %r2 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %sum = hlo.add %r, %r2 : tensor<4xf32>
 // CHECK-NEXT:     func.return %sum : tensor<4xf32>
@@ -791,12 +829,16 @@ builtin.module @select_partition_predicate attributes {hlo.num_partitions = 8 : 
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %halves (hlo.all_reduce): moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %everyone (hlo.all_reduce): select predicate is not replicated within the replica groups
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %halves (hlo.all_reduce): moved
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %everyone (hlo.all_reduce): select predicate is not replicated within the replica groups
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %halves (hlo.all_reduce): moved
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %everyone (hlo.all_reduce): select predicate is not replicated within the replica groups
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %halves (hlo.all_reduce): moved
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %everyone (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -866,9 +908,10 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -886,16 +929,17 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.tuple %c0, %4, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w2 = hlo.while(%5) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %5 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %7 = hlo.tuple %c0, %6, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w2 = hlo.while(%7) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs2: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci2 = hlo.get_tuple_element %cs2[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n2 = hlo.constant dense<4> : tensor<i32>
@@ -913,25 +957,29 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:       %next2 = hlo.tuple %i12, %acc12, %v2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %w2[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %7 = hlo.all_reduce(%6) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// CHECK-NEXT:     %8 = hlo.get_tuple_element %w2[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %9 = hlo.all_reduce(%8) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a2: tensor<f32>, %b2: tensor<f32>):
 // CHECK-NEXT:       %s2 = hlo.add %a2, %b2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r2 = hlo.add %zeros, %7 : tensor<4xf32>
+// CHECK-NEXT:     %r2 = hlo.add %zeros, %9 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r, %r2 : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar2 (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar2 (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar2 (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar2 (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -1001,9 +1049,10 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<3> : tensor<i32>
@@ -1017,9 +1066,10 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
 // CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
 // CHECK-NEXT:       %ic0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:       %2 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:       %3 = hlo.tuple %ic0, %2, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %inner = hlo.while(%3) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:       %3 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:       %4 = hlo.broadcast %3, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:       %5 = hlo.tuple %ic0, %4, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       %inner = hlo.while(%5) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:       ^bb0(%ics: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:         %ici = hlo.get_tuple_element %ics[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:         %in = hlo.constant dense<2> : tensor<i32>
@@ -1039,30 +1089,34 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:         %inext = hlo.tuple %j1, %iacc1, %iv : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:         hlo.return %inext : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %4 = hlo.get_tuple_element %inner[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %acc1 = hlo.add %acc, %4 : tensor<4xf32>
+// CHECK-NEXT:       %6 = hlo.get_tuple_element %inner[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       %acc1 = hlo.add %acc, %6 : tensor<4xf32>
 // CHECK-NEXT:       %v1 = hlo.negate %v : tensor<4xf32>
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %6 = hlo.all_reduce(%5) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %6 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %8 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: 'hlo.all_reduce': moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: 'hlo.all_reduce': moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: 'hlo.all_reduce': moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -1114,9 +1168,10 @@ builtin.module @two_accumulations attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1141,26 +1196,30 @@ builtin.module @two_accumulations attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %acc3, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     %r2 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     func.return %r, %r2 : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %movable (hlo.all_reduce): moved
-// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): unsupported operation on the collective's result: multiply
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): the collective's result is multiplied by a value that is not a scalar
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %movable (hlo.all_reduce): moved
-// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): unsupported operation on the collective's result: multiply
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): the collective's result is multiplied by a value that is not a scalar
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %movable (hlo.all_reduce): moved
-// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): unsupported operation on the collective's result: multiply
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): the collective's result is multiplied by a value that is not a scalar
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %movable (hlo.all_reduce): replica groups do not match reference-replica-groups
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %scaled (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -1213,9 +1272,10 @@ builtin.module @ds_dus_replicated_index attributes {hlo.num_partitions = 8 : i64
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %z2 = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1240,21 +1300,25 @@ builtin.module @ds_dus_replicated_index attributes {hlo.num_partitions = 8 : i64
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT:     %r = hlo.add %z2, %3 : tensor<2x4xf32>
+// CHECK-NEXT:     %r = hlo.add %z2, %4 : tensor<2x4xf32>
 // CHECK-NEXT:     func.return %r : tensor<2x4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -1342,9 +1406,13 @@ builtin.module @ds_dus_unreplicated_index attributes {hlo.num_partitions = 8 : i
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): dynamic-update-slice index is not replicated within the replica groups
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): dynamic-update-slice index is not replicated within the replica groups
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): dynamic-update-slice index is not replicated within the replica groups
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -1421,9 +1489,10 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // RS-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// RS-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1441,13 +1510,13 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:     }
-// RS-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %3 = hlo.reduce_scatter(%2) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // RS-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // RS-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // RS-NEXT:       hlo.return %s : tensor<f32>
 // RS-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// RS-NEXT:     %r = hlo.add %zb, %3 : tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, %4 : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -1456,9 +1525,10 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1476,20 +1546,27 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %3 = hlo.reduce_scatter(%2) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %3 : tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // -----
 
 // reduce_scatter(bf16) -> convert(f32) -> add: not moved without the setup rewrites (remark);
@@ -1566,32 +1643,37 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // RS-NEXT:   func.func @main(%x: tensor<16x4xbf16>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %init = hlo.tuple %c0, %zb, %x : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>> condition {
-// RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>):
-// RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
+// RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>):
+// RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
 // RS-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
 // RS-NEXT:       hlo.return %lt : tensor<i1>
 // RS-NEXT:     } body {
-// RS-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>):
-// RS-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:       %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:       %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>):
+// RS-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:       %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:       %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
 // RS-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
 // RS-NEXT:       %g = hlo.cosine %v : tensor<16x4xbf16>
-// RS-NEXT:       %rs = hlo.reduce_scatter(%g) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
-// RS-NEXT:       ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
-// RS-NEXT:         %s = hlo.add %a, %b : tensor<bf16>
-// RS-NEXT:         hlo.return %s : tensor<bf16>
-// RS-NEXT:       } : (tensor<16x4xbf16>) -> tensor<2x4xbf16>
-// RS-NEXT:       %wide = hlo.convert %rs : tensor<2x4xbf16> -> tensor<2x4xf32>
-// RS-NEXT:       %acc1 = hlo.add %acc, %wide : tensor<2x4xf32>
-// RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:       %wide = hlo.convert %g : tensor<16x4xbf16> -> tensor<16x4xf32>
+// RS-NEXT:       %acc1 = hlo.add %acc, %wide : tensor<16x4xf32>
+// RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:     }
-// RS-NEXT:     %r = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     %4 = hlo.convert %3 : tensor<16x4xf32> -> tensor<16x4xbf16>
+// RS-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+// RS-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
+// RS-NEXT:       hlo.return %s : tensor<bf16>
+// RS-NEXT:     } : (tensor<16x4xbf16>) -> tensor<2x4xbf16>
+// RS-NEXT:     %6 = hlo.convert %5 : tensor<2x4xbf16> -> tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, %6 : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -1600,9 +1682,10 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xbf16>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1616,25 +1699,34 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // SETUP-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
 // SETUP-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
 // SETUP-NEXT:       %g = hlo.cosine %v : tensor<16x4xbf16>
-// SETUP-NEXT:       %rs = hlo.convert %g : tensor<16x4xbf16> -> tensor<16x4xf32>
-// SETUP-NEXT:       %acc1 = hlo.add %acc, %rs : tensor<16x4xf32>
+// SETUP-NEXT:       %wide = hlo.convert %g : tensor<16x4xbf16> -> tensor<16x4xf32>
+// SETUP-NEXT:       %acc1 = hlo.add %acc, %wide : tensor<16x4xf32>
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// SETUP-NEXT:     %3 = hlo.reduce_scatter(%2) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
-// SETUP-NEXT:     ^bb0(%4: tensor<f32>, %5: tensor<f32>):
-// SETUP-NEXT:       %6 = hlo.add %4, %5 : tensor<f32>
-// SETUP-NEXT:       hlo.return %6 : tensor<f32>
-// SETUP-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %3 : tensor<2x4xf32>
+// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// SETUP-NEXT:     %4 = hlo.convert %3 : tensor<16x4xf32> -> tensor<16x4xbf16>
+// SETUP-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+// SETUP-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
+// SETUP-NEXT:       hlo.return %s : tensor<bf16>
+// SETUP-NEXT:     } : (tensor<16x4xbf16>) -> tensor<2x4xbf16>
+// SETUP-NEXT:     %6 = hlo.convert %5 : tensor<2x4xbf16> -> tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, %6 : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
-// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): unsupported operation on the collective's result: convert
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // -----
 
 // reduce_scatter -> transpose -> add: not moved without setup (remark); with run-setup-passes the
@@ -1745,9 +1837,10 @@ builtin.module @rs_transpose attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<4x2xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4x2xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4x16xf32>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4x16xf32>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1766,20 +1859,27 @@ builtin.module @rs_transpose attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %3 = hlo.reduce_scatter(%2) dim = 1 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 1 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<4x16xf32>) -> tensor<4x2xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %3 : tensor<4x2xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<4x2xf32>
 // SETUP-NEXT:     func.return %r : tensor<4x2xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): unsupported operation on the collective's result: transpose
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // -----
 
 // reduce_scatter -> select(broadcast of a scalar predicate, ., zero) -> add. Without
@@ -1867,9 +1967,10 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // RS-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// RS-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1885,20 +1986,21 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // RS-NEXT:       %g = hlo.cosine %v : tensor<16x4xf32>
 // RS-NEXT:       %two = hlo.constant dense<2> : tensor<i32>
 // RS-NEXT:       %p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
-// RS-NEXT:       %2 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
-// RS-NEXT:       %3 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// RS-NEXT:       %sel = hlo.select %2, %g, %3 : tensor<16x4xi1>, tensor<16x4xf32>
+// RS-NEXT:       %3 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
+// RS-NEXT:       %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:       %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:       %sel = hlo.select %3, %g, %5 : tensor<16x4xi1>, tensor<16x4xf32>
 // RS-NEXT:       %acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
 // RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:     }
-// RS-NEXT:     %4 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %7 = hlo.reduce_scatter(%6) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // RS-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // RS-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // RS-NEXT:       hlo.return %s : tensor<f32>
 // RS-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// RS-NEXT:     %r = hlo.add %zb, %5 : tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, %7 : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -1907,9 +2009,10 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1925,27 +2028,35 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // SETUP-NEXT:       %g = hlo.cosine %v : tensor<16x4xf32>
 // SETUP-NEXT:       %two = hlo.constant dense<2> : tensor<i32>
 // SETUP-NEXT:       %p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
-// SETUP-NEXT:       %2 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
-// SETUP-NEXT:       %3 = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-// SETUP-NEXT:       %sel = hlo.select %2, %g, %3 : tensor<16x4xi1>, tensor<16x4xf32>
+// SETUP-NEXT:       %3 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
+// SETUP-NEXT:       %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:       %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:       %sel = hlo.select %3, %g, %5 : tensor<16x4xi1>, tensor<16x4xf32>
 // SETUP-NEXT:       %acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %4 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %7 = hlo.reduce_scatter(%6) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %5 : tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, %7 : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 1 reduce-scatter out of while loops
 
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // -----
 
 // reduce_scatter -> select(full predicate, ., zero) -> add: not moved, remark "select predicate on
@@ -2065,8 +2176,15 @@ builtin.module @rs_select_full_predicate attributes {hlo.num_partitions = 8 : i6
 // RS-NEXT: }
 
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): select predicate on a reduce_scatter result is not a broadcast scalar
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): select predicate on a reduce_scatter result is not a broadcast scalar
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %rs (hlo.reduce_scatter): reduce_scatter motion is disabled (enable-reduce-scatter)
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // -----
 
 // A non-zero initial value (constant ones): moved; the loop starts from zeros and the result is
@@ -2108,9 +2226,10 @@ builtin.module @nonzero_init attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %ones = hlo.constant dense<1.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2128,21 +2247,25 @@ builtin.module @nonzero_init attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %ones, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %ones, %4 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2229,14 +2352,18 @@ builtin.module @max_min attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_p
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
-// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): reduction is maximum, not add
-// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): reduction is minimum, not add
-// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): reduction is maximum, not add
-// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): reduction is minimum, not add
-// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): reduction is maximum, not add
-// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): reduction is minimum, not add
-// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): reduction is maximum, not add
-// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): reduction is minimum, not add
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): the maximum reduction is accumulated with add: only the reducer's own operation accumulates
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): the minimum reduction is accumulated with add: only the reducer's own operation accumulates
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): the maximum reduction is accumulated with add: only the reducer's own operation accumulates
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): the minimum reduction is accumulated with add: only the reducer's own operation accumulates
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): the maximum reduction is accumulated with add: only the reducer's own operation accumulates
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): the minimum reduction is accumulated with add: only the reducer's own operation accumulates
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mx (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %mn (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2314,9 +2441,13 @@ builtin.module @cond_reads_buffer attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): accumulation buffer is read by the loop condition
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): accumulation buffer is read by the loop condition
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): accumulation buffer is read by the loop condition
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2390,9 +2521,13 @@ builtin.module @buffer_other_use attributes {hlo.num_partitions = 8 : i64, hlo.u
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on accumulation buffer: multiply
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on accumulation buffer: multiply
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on accumulation buffer: multiply
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2438,9 +2573,10 @@ builtin.module @no_channel_id attributes {hlo.num_replicas = 2 : i64, hlo.num_pa
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2458,21 +2594,25 @@ builtin.module @no_channel_id attributes {hlo.num_replicas = 2 : i64, hlo.num_pa
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1]] {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %3 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2531,11 +2671,14 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %3 = hlo.tuple %c0, %0, %1, %2, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%3) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %6 = hlo.tuple %c0, %1, %3, %5, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%6) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2557,31 +2700,31 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // CHECK-NEXT:       %next = hlo.tuple %i1, %n1, %n2, %n3, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %4 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.add %zeros, %5 : tensor<4xf32>
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
+// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
+// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
-// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [[0, 2, 4, 6], [1, 3, 5, 7]] channel_id = 6 use_global_device_ids {
+// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
+// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %14 = hlo.all_reduce(%13) replica_groups = [[0, 2, 4, 6], [1, 3, 5, 7]] channel_id = 6 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // CHECK-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
-// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %14 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %15 = hlo.tuple %13, %6, %9, %12, %14 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     func.return %15 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %15 = hlo.add %zeros, %14 : tensor<4xf32>
+// CHECK-NEXT:     %16 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %17 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %18 = hlo.tuple %16, %9, %12, %15, %17 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     func.return %18 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -2590,10 +2733,12 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // GATE-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // GATE-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // GATE-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// GATE-NEXT:     %1 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// GATE-NEXT:     %2 = hlo.tuple %c0, %0, %1, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// GATE-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// GATE-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// GATE-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// GATE-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// GATE-NEXT:     %4 = hlo.tuple %c0, %1, %3, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %w = hlo.while(%4) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // GATE-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // GATE-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2620,40 +2765,44 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // GATE-NEXT:       %next = hlo.tuple %i1, %n1, %n2, %n3, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:     }
-// GATE-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// GATE-NEXT:     %5 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %6 = hlo.all_reduce(%5) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // GATE-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // GATE-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // GATE-NEXT:       hlo.return %s_1 : tensor<f32>
 // GATE-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// GATE-NEXT:     %5 = hlo.add %zeros, %4 : tensor<4xf32>
-// GATE-NEXT:     %6 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %7 = hlo.all_reduce(%6) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
+// GATE-NEXT:     %7 = hlo.add %zeros, %6 : tensor<4xf32>
+// GATE-NEXT:     %8 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %9 = hlo.all_reduce(%8) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
 // GATE-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // GATE-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // GATE-NEXT:       hlo.return %s_2 : tensor<f32>
 // GATE-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// GATE-NEXT:     %8 = hlo.add %zeros, %7 : tensor<4xf32>
-// GATE-NEXT:     %9 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %10 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %11 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %12 = hlo.tuple %9, %5, %8, %10, %11 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     func.return %12 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %10 = hlo.add %zeros, %9 : tensor<4xf32>
+// GATE-NEXT:     %11 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %12 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %13 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %14 = hlo.tuple %11, %7, %10, %12, %13 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     func.return %14 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:   }
 // GATE-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %explicit (hlo.all_reduce): moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %iota (hlo.all_reduce): moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %strided (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 3 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %explicit (hlo.all_reduce): moved
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %iota (hlo.all_reduce): moved
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %strided (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 3 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %explicit (hlo.all_reduce): moved
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %iota (hlo.all_reduce): moved
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %strided (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 3 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %explicit (hlo.all_reduce): moved
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %iota (hlo.all_reduce): moved
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %strided (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 2 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2725,9 +2874,13 @@ builtin.module @no_spmd attributes {hlo.num_partitions = 8 : i64} {
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): num_partitions > 1 without hlo.use_spmd_partitioning
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): num_partitions > 1 without hlo.use_spmd_partitioning
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): num_partitions > 1 without hlo.use_spmd_partitioning
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): num_partitions > 1 without hlo.use_spmd_partitioning
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2807,9 +2960,13 @@ builtin.module @tuple_all_reduce attributes {hlo.num_partitions = 8 : i64, hlo.u
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %pair (hlo.all_reduce): tuple-shaped collectives are not moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %pair (hlo.all_reduce): tuple-shaped collectives are not moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %pair (hlo.all_reduce): tuple-shaped collectives are not moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %pair (hlo.all_reduce): tuple-shaped collectives are not moved
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2881,9 +3038,13 @@ builtin.module @constrain_layout attributes {hlo.num_partitions = 8 : i64, hlo.u
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): constrain_layout is set
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): constrain_layout is set
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): constrain_layout is set
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): constrain_layout is set
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -2953,9 +3114,13 @@ builtin.module @pred_element_type attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): element type pred is not supported
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): element type pred is not supported
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): element type pred is not supported
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): element type pred is not supported
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3007,9 +3172,13 @@ builtin.module @non_tuple_state attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop-carried value is not a tuple
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop-carried value is not a tuple
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop-carried value is not a tuple
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop-carried value is not a tuple
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3081,9 +3250,13 @@ builtin.module @not_returned_at_same_slot attributes {hlo.num_partitions = 8 : i
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the accumulation result is not returned at tuple index 1
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the accumulation result is not returned at tuple index 1
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the accumulation result is not returned at tuple index 1
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3125,9 +3298,10 @@ builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4xbf16>) -> tensor<4xbf16> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3146,23 +3320,27 @@ builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.convert %2 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.convert %4 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %5 : tensor<4xbf16>
+// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     %r = hlo.add %acc_init, %6 : tensor<4xbf16>
 // CHECK-NEXT:     func.return %r : tensor<4xbf16>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3203,9 +3381,10 @@ builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<2x2xf32>) -> tensor<2x2xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<2x2xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<2x2xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3224,21 +3403,25 @@ builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %3 : tensor<2x2xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<2x2xf32>
 // CHECK-NEXT:     func.return %r : tensor<2x2xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3312,9 +3495,13 @@ builtin.module @ds_without_dus attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a dynamic-slice of the accumulation buffer needs a matching dynamic-update-slice
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a dynamic-slice of the accumulation buffer needs a matching dynamic-update-slice
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a dynamic-slice of the accumulation buffer needs a matching dynamic-update-slice
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3394,9 +3581,13 @@ builtin.module @ds_dus_indices_differ attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the dynamic-slice and dynamic-update-slice indices differ
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the dynamic-slice and dynamic-update-slice indices differ
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the dynamic-slice and dynamic-update-slice indices differ
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3467,9 +3658,13 @@ builtin.module @added_to_itself attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's value is added to itself
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's value is added to itself
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's value is added to itself
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3542,9 +3737,13 @@ builtin.module @unused_result_path attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's result is unused on some path
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's result is unused on some path
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the collective's result is unused on some path
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3620,9 +3819,13 @@ builtin.module @select_non_zero attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on the collective's result: select
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on the collective's result: select
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on the collective's result: select
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3663,9 +3866,10 @@ builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-LABEL: builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xi32>, %acc_init: tensor<4xi32>) -> tensor<4xi32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0> : tensor<4xi32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3684,21 +3888,25 @@ builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %s : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %3 : tensor<4xi32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4xi32>
 // CHECK-NEXT:     func.return %r : tensor<4xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3744,9 +3952,10 @@ builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4x4xf32>) -> tensor<4x4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4x4xf32>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4x4xf32>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3770,21 +3979,25 @@ builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %3 : tensor<4x4xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4x4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3831,9 +4044,10 @@ builtin.module @init_not_a_tuple_op attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:     %0 = hlo.get_tuple_element %init[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %1 = hlo.get_tuple_element %init[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %2 = hlo.get_tuple_element %init[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.tuple %0, %3, %2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%4) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %3 = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     %4 = hlo.broadcast %3, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     %5 = hlo.tuple %0, %4, %2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%5) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3851,21 +4065,25 @@ builtin.module @init_not_a_tuple_op attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %6 = hlo.all_reduce(%5) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %7 = hlo.all_reduce(%6) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %1, %6 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %1, %7 : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -3910,9 +4128,10 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// CHECK-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3931,15 +4150,15 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.convert %2 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.convert %4 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %r = hlo.add %zb, %5 : tensor<4xbf16>
+// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     %r = hlo.add %zb, %6 : tensor<4xbf16>
 // CHECK-NEXT:     func.return %r : tensor<4xbf16>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -3948,9 +4167,10 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // SETUP-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// SETUP-NEXT:     %1 = hlo.tuple %c0, %0, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%1) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3969,21 +4189,25 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %2 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// SETUP-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
-// SETUP-NEXT:     ^bb0(%4: tensor<bf16>, %5: tensor<bf16>):
-// SETUP-NEXT:       %6 = hlo.add %4, %5 : tensor<bf16>
-// SETUP-NEXT:       hlo.return %6 : tensor<bf16>
+// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// SETUP-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     ^bb0(%5: tensor<bf16>, %6: tensor<bf16>):
+// SETUP-NEXT:       %7 = hlo.add %5, %6 : tensor<bf16>
+// SETUP-NEXT:       hlo.return %7 : tensor<bf16>
 // SETUP-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// SETUP-NEXT:     %r = hlo.add %zb, %3 : tensor<4xbf16>
+// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<4xbf16>
 // SETUP-NEXT:     func.return %r : tensor<4xbf16>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -4090,9 +4314,13 @@ builtin.module @convert_to_integer attributes {hlo.num_partitions = 8 : i64, hlo
 // SETUP-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a convert involving non-float types does not commute with the sum: tensor<4xf32> -> tensor<4xi32>
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a convert involving non-float types does not commute with the sum: tensor<4xf32> -> tensor<4xi32>
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): a convert involving non-float types does not commute with the sum: tensor<4xf32> -> tensor<4xi32>
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -4169,9 +4397,13 @@ builtin.module @buffer_select_reset attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the add's other operand is not a loop-carried accumulation buffer
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 
 // -----
 
@@ -4245,6 +4477,10 @@ builtin.module @body_arg_other_use attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT: }
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop body argument is used by optimization_barrier
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop body argument is used by optimization_barrier
+// RS-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the loop body argument is used by optimization_barrier
+// SETUP-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
 // GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): replica groups do not match reference-replica-groups
+// GATE-REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
