@@ -1,5 +1,6 @@
 """The training idioms of tests/filecheck/transforms/neuron-while-loop-all-reduce-code-motion-idioms.mlir
-proven by execution (issue 14).
+the threshold flags of ...-flags.mlir and the overwrites of ...-overwrites.mlir proven by execution
+(issue 14).
 
 Every module of that lit file is rewritten by neuron-while-loop-all-reduce-code-motion on a
 clone and both run on 8 simulated devices with random per-device inputs (arguments whose
@@ -29,15 +30,18 @@ from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
-LIT = (
-    Path(__file__).resolve().parent
-    / "filecheck"
-    / "transforms"
-    / "neuron-while-loop-all-reduce-code-motion-idioms.mlir"
-)
+LITS = [
+    Path(__file__).resolve().parent / "filecheck" / "transforms" / f"{name}.mlir"
+    for name in (
+        "neuron-while-loop-all-reduce-code-motion-idioms",
+        "neuron-while-loop-all-reduce-code-motion-flags",
+        "neuron-while-loop-all-reduce-code-motion-overwrites",
+    )
+]
 MODULES = {
     m.group(1): chunk
-    for chunk in LIT.read_text().split("\n// -----\n")
+    for lit in LITS
+    for chunk in lit.read_text().split("\n// -----\n")
     if (m := re.search(r"^builtin\.module @(\w+)", chunk, re.MULTILINE)) is not None
 }
 KEPT = {
@@ -45,6 +49,16 @@ KEPT = {
     "max_non_monotone_convert",
     "scale_by_partition_dependent",
     "cond_partition_dependent_index",
+    "float_flag",
+    "pairing_mismatch",
+    "identity_passes_threshold",
+    "equality",
+    "flag_read_elsewhere",
+    "condition_reads_flag",
+    "traced_bound_other_init",
+    "body_reads_slot",
+    "select_on_variable_predicate",
+    "condition_reads_slot",
 }
 """Cases whose collective must stay; scale_by_scalar_all_reduce keeps only its scalar one."""
 
@@ -71,7 +85,7 @@ def test_replicated_parameter_gets_one_value() -> None:
 
 
 def test_every_case_is_here() -> None:
-    assert len(MODULES) == 13
+    assert len(MODULES) == 13 + 12 + 8
     assert KEPT <= MODULES.keys()
 
 
@@ -86,9 +100,10 @@ def test_idiom_preserves_outputs(name: str) -> None:
         # leave it exactly as it was.
         assert str(after) == str(before)
         return
-    first, second = assert_equivalent(
-        before, after, inputs=random_inputs(before, seed=3), rtol=1e-5, atol=1e-5
-    )
+    inputs = random_inputs(before, seed=3)
+    if name == "condition_reads_flag":  # the loop stops once the flag is set: start unset
+        inputs[0] = np.zeros_like(inputs[0])
+    first, second = assert_equivalent(before, after, inputs=inputs, rtol=1e-5, atol=1e-5)
     left = _in_loop(after)
     launches = second.state.stats["all-reduce"].launches
     if name in KEPT:
@@ -153,3 +168,20 @@ def test_moved_accumulator_is_exported_as_a_broadcast() -> None:
     text = export_hlo(module)
     assert len(text) <= 1.2 * len(before), (len(text), len(before))
     assert "broadcast(" in text
+
+
+@pytest.mark.parametrize("trips", [0, 1, 3])
+@pytest.mark.parametrize("name", ["traced_bound_identity_init", "traced_bound_max_identity_init"])
+def test_overwrite_with_traced_trip_count(name: str, trips: int) -> None:
+    """An overwrite moved under a traced bound is exact for every trip count, zero included
+    (the init is the identity, so the moved all-reduce of the untouched init is the init)."""
+    before = parse_module(MODULES[name])
+    after = before.clone()
+    WhileLoopAllReduceCodeMotionPass().apply(neuron_context(), after)
+    assert _in_loop(after) == []
+    inputs = random_inputs(before, seed=5)
+    inputs[2] = np.full_like(inputs[2], trips)
+    first, second = assert_equivalent(before, after, inputs=inputs, rtol=1e-5, atol=1e-5)
+    assert second.state.stats["all-reduce"].launches == 1
+    stats = first.state.stats
+    assert (stats["all-reduce"].launches if "all-reduce" in stats else 0) == trips

@@ -109,22 +109,7 @@ def pipeline_case(case: str) -> dict[str, Any]:
     }
 
 
-NOT_YET_MOVED = {
-    "pmax_accumulate": "issue 14: any/all flags (compare between all-reduce and accumulation)",
-}
-"""Cases whose movable collectives the pipeline does not move yet (strict: fails once moved)."""
-
-
-def _params() -> list[Any]:
-    return [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_MOVED[c]))
-        if c in NOT_YET_MOVED
-        else c
-        for c in CASES
-    ]
-
-
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", CASES)
 def test_default_pipeline_on_corpus(case: str) -> None:
     r = pipeline_case(case)
     movable, stay = _expect(case)

@@ -63,12 +63,6 @@ BF16_OUTPUTS: dict[str, frozenset[int]] = {
 }
 CASES = sorted(BF16_OUTPUTS)
 
-# What the pass lacks today for (a); strict, so each one fails once the feature lands.
-MISSING: dict[str, str] = {
-    "pmax_accumulate": "issue 14: any/all flags, or(flag, pmax(s32 pred) > 0) / and(flag, "
-    "pmin(s32 pred) > 0): compare between the all-reduce and the accumulation",
-}
-
 KIND_NAMES = {"all-reduce": "hlo.all_reduce", "reduce-scatter": "hlo.reduce_scatter"}
 
 
@@ -151,15 +145,7 @@ def _stay_counts(case: str) -> Counter[str]:
     return Counter(KIND_NAMES[e["op"]] for e in _entries(case) if not _movable(e))
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=MISSING[c]))
-        if c in MISSING
-        else c
-        for c in CASES
-    ],
-)
+@pytest.mark.parametrize("case", CASES)
 def test_pipeline_leaves_exactly_the_stuck_collectives(case: str) -> None:
     """(a) per kind, the collectives in loops after the pipeline are the ones that must stay."""
     r = _pipeline(case)

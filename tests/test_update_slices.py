@@ -83,6 +83,8 @@ POSITIVE: dict[str, list[Box]] = {
     "dus_scan_counter": [(2, (0, 0), (6, 4), 0)],
     "dus_constant_index": [(2, (3,), (4,), None)],
     "dus_nested": [(2, (0,), (8,), 0)],
+    "dus_pmean_rows": [(2, (0,), (8,), 0)],
+    "dus_integer_scale": [(2, (0,), (8,), 0)],
 }
 """Boxes found in the input (for dus_nested: the inner loop; the outer one after its rewrite)."""
 
@@ -94,10 +96,14 @@ LAUNCHES: dict[str, tuple[int, int]] = {
     "dus_scan_counter": (6, 1),
     "dus_constant_index": (16, 1),
     "dus_nested": (32, 1),
+    "dus_pmean_rows": (8, 1),
+    "dus_integer_scale": (8, 1),
 }
 """All-reduce launches per run, before and after the rewrite."""
 
 NEGATIVE: dict[str, str] = {
+    "dus_scale_partition_dependent": "scale factor is not replicated within the replica groups",
+    "dus_integer_divide": "unsupported operation on the all-reduce result: divide",
     "dus_tuple_all_reduce": "tuple-shaped all-reduces are not sunk into dynamic-update-slices",
     "dus_constrain_layout": "constrain_layout is set",
     "dus_reducer_not_simple": "the reduction is not a simple binary elementwise op",

@@ -327,13 +327,13 @@ def _step(
         return _Path(user.results[0], path.selects, path.scales, chain)
     if isinstance(user, SelectOp) and _select_against_identity(user, path.value, kind):
         return _Path(user.result, [*path.selects, user], path.scales, chain)
-    factor = _scale_factor(user, path.value) if allow_scale and kind == "hlo.add" else None
+    factor = scale_factor(user, path.value) if allow_scale and kind == "hlo.add" else None
     if factor is not None:
         return _Path(user.results[0], path.selects, [*path.scales, factor], chain)
     return None
 
 
-def _scale_factor(user: Operation, value: SSAValue) -> SSAValue | None:
+def scale_factor(user: Operation, value: SSAValue) -> SSAValue | None:
     """s when `user` is `value * s`, `s * value` or `value / s` with s an effective scalar."""
     if isinstance(user, MultiplyOp):
         other = user.rhs if user.lhs is value else user.lhs

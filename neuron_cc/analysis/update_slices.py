@@ -27,7 +27,8 @@ Rules, each with its remark, and why they make the rewrite exact:
    device commutes with it.
 2. One use chain: the all-reduce result, each forwarding op and each DUS result has exactly one
    use ("<value> has N uses; a dynamic-update-slice sink needs exactly one"); the forwarding ops
-   are reshape, bitcast and convert ("unsupported operation on the all-reduce result: <op>");
+   are reshape, bitcast, convert and the scales of 2b ("unsupported operation on the
+   all-reduce result: <op>");
    each DUS takes the previous value as its `update` ("the all-reduce value is not the update
    of a dynamic-update-slice"); the last one is returned by the body's root tuple ("the updated
    buffer is used by <op>, not returned by the loop body") at index k, and its base is
@@ -35,6 +36,13 @@ Rules, each with its remark, and why they make the rewrite exact:
    parameter"). So the all-reduced elements reach the loop state only inside the box below,
    nothing else in the body sees them, and the intermediate bases (any values, not
    all-reduced) are left as they are.
+2b. Scales (sums only): the chain may also multiply or divide by an effective scalar s (a
+   rank-0 value or its broadcast; JAX's `pmean` is `psum(x) / n`) replicated within the groups
+   ("scale factor is not replicated within the replica groups"). The body then stores
+   `x * s` (or `x / s`) locally and the sunk sum gives `sum_d x_d * s = (sum_d x_d) * s`: exact
+   for integers (multiply only: an integer division does not distribute over the sum) and up to
+   the rounding of the reassociated float sum (exact when s is a power of two), as for
+   accumulations.
 3. Converts must be exact ("the convert <a> -> <b> on the way to the buffer is not exact, so
    it cannot be undone after the loop"): each target type represents every value of its source
    (f16/bf16 -> f32 -> f64, narrower to wider ints, ints to floats with enough significand
@@ -108,13 +116,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue, Use
 
-from neuron_cc.analysis.accumulation import NotMovable
+from neuron_cc.analysis.accumulation import NotMovable, scale_factor
 from neuron_cc.analysis.induction import LoopInfo
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.while_loops import SlotReads, body_root_tuple, is_gte_of, slot_reads
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.data_movement import BitcastOp, DynamicUpdateSliceOp, ReshapeOp
+from neuron_cc.dialects.hlo.elementwise import MultiplyOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
@@ -255,17 +264,38 @@ def _check_exact(op: ConvertOp) -> None:
         )
 
 
-def _forwarding_chain(op: AllReduceOp) -> tuple[list[Operation], Use]:
-    """The reshape/bitcast/convert ops after the all-reduce, and the use that ends them."""
+def _forwarding_chain(op: AllReduceOp) -> tuple[list[Operation], list[SSAValue], Use]:
+    """The reshape/bitcast/convert/scale ops after the all-reduce, their scale factors, and
+    the use that ends them."""
     chain: list[Operation] = []
-    use = _only_use(op.results[0], "the all-reduce result")
-    while isinstance(use.operation, _FORWARDING):
+    scales: list[SSAValue] = []
+    kind = reduction_kind(op.to_apply)
+    value = op.results[0]
+    use = _only_use(value, "the all-reduce result")
+    while True:
         user = use.operation
         if isinstance(user, ConvertOp):
             _check_exact(user)
+        elif not isinstance(user, _FORWARDING):
+            factor = _linear_scale(user, value, kind)
+            if factor is None:
+                break
+            scales.append(factor)
         chain.append(user)
-        use = _only_use(user.results[0], f"the {user.name[4:]} of the all-reduce result")
-    return chain, use
+        value = user.results[0]
+        use = _only_use(value, f"the {user.name[4:]} of the all-reduce result")
+    return chain, scales, use
+
+
+def _linear_scale(user: Operation, value: SSAValue, kind: str | None) -> SSAValue | None:
+    """s when `user` is `value * s` / `value / s` that a sum commutes with (module doc, 2b)."""
+    if kind != "hlo.add":
+        return None
+    factor = scale_factor(user, value)
+    if factor is None:
+        return None
+    exact_division = is_float_type(tensor_type(value).element_type)
+    return factor if isinstance(user, MultiplyOp) or exact_division else None
 
 
 def _update_chain(use: Use) -> tuple[list[DynamicUpdateSliceOp], Use]:
@@ -288,7 +318,7 @@ def _trace(
     op: AllReduceOp, loop: WhileOp
 ) -> tuple[list[Operation], list[DynamicUpdateSliceOp], int]:
     """(forwarding ops, dynamic-update-slices, slot) of the all-reduce's use chain."""
-    forwarding, use = _forwarding_chain(op)
+    forwarding, _, use = _forwarding_chain(op)
     updates, use = _update_chain(use)
     root = body_root_tuple(loop)
     if root is None or use.operation is not root:
@@ -440,6 +470,9 @@ def match_update_slice(
     """
     _check_collective(op)
     forwarding, updates, slot = _trace(op, loop)
+    for factor in _forwarding_chain(op)[1]:
+        if not replicated(factor):
+            raise NotMovable("scale factor is not replicated within the replica groups")
     offsets, shape, counter_dim = _box(updates, info, replicated)
     _check_slot_reads(slot, updates[-1], reads if reads is not None else loop_reads(loop))
     found = UpdateSlice(

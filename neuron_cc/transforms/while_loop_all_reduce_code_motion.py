@@ -51,13 +51,12 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     ModuleOp,
     TensorType,
     TupleType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue, Use
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -68,11 +67,11 @@ from neuron_cc.analysis.accumulation import (
     Accumulation,
     NotMovable,
     buffer_users_problem,
-    identity_value,
     is_identity,
     trace_accumulations,
 )
 from neuron_cc.analysis.induction import LoopInfo, analyze_loop
+from neuron_cc.analysis.overwrites import Overwrite, check_overwrite, returned_slot
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.analysis.replica_groups import (
@@ -101,15 +100,23 @@ from neuron_cc.dialects.hlo.data_movement import (
     DynamicUpdateSliceOp,
     ReshapeOp,
 )
-from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp, SelectOp
+from neuron_cc.dialects.hlo.elementwise import DivideOp, MultiplyOp
+from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp, SelectOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
     is_float_type,
     is_pred_type,
-    tuple_type,
 )
 from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
+from neuron_cc.transforms.loop_slots import (
+    identity_buffer,
+    init_slots,
+    replace_loop_result,
+    retype_root,
+    retype_slot,
+)
+from neuron_cc.transforms.threshold_flags import apply_flag, check_flag, find_flag
 from neuron_cc.transforms.update_slice_sink import sink_update_slices
 from neuron_cc.transforms.while_loop_all_reduce_setup import run_setup
 
@@ -279,61 +286,6 @@ def _widen_select(select: SelectOp, kind: str, shape: Sequence[int]) -> None:
             erase_if_dead(owner)
 
 
-def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
-    """Ops building a tensor of reducer `kind`'s identity: `broadcast(constant)` (a scalar
-    constant alone for rank 0), never a full dense literal (exported HLO stays small)."""
-    if not isinstance(t, TensorType):
-        raise NotMovable(f"cannot build an identity of type {t}")
-    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    value = identity_value(kind, element)
-    if value is None:
-        raise NotMovable(f"{kind[4:]} has no identity at element type {element}")
-    if is_float_type(element):
-        value = float(value)
-    scalar = ConstantOp(
-        DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue, reportUnknownVariableType]
-    )
-    if not t.get_shape():
-        return [scalar]
-    broadcast = BroadcastOp.create(
-        operands=[scalar.result],
-        result_types=[t],
-        properties={"dimensions": DimensionsAttr(())},
-    )
-    return [scalar, broadcast]
-
-
-def _init_slots(loop: WhileOp) -> list[SSAValue]:
-    """The init's per-slot values (gtes inserted before the loop unless it is a tuple op)."""
-    init = loop.init
-    owner = init.owner
-    if isinstance(owner, TupleOp):
-        return list(owner.elements)
-    t = init.type
-    if not isinstance(t, TupleType):
-        raise NotMovable("the loop-carried value is not a tuple")
-    gtes = [GetTupleElementOp(init, i) for i in range(len(t.types.data))]
-    Rewriter.insert_op(gtes, InsertPoint.before(loop))
-    return [g.result for g in gtes]
-
-
-def _widen(loop: WhileOp, slot: int, wide: Attribute) -> None:
-    """Re-type slot `slot` of the loop (result, body and condition arguments, their gtes)."""
-    t = loop.result.type
-    if not isinstance(t, TupleType):
-        return
-    types: list[Attribute] = list(t.types.data)
-    types[slot] = wide
-    new = tuple_type(types)
-    for region in (loop.body, loop.condition):
-        arg = Rewriter.replace_value_with_new_type(region.blocks[0].args[0], new)
-        for use in list(arg.uses):
-            user = use.operation
-            if isinstance(user, GetTupleElementOp) and user.index.value.data == slot:
-                Rewriter.replace_value_with_new_type(user.result, wide)
-    Rewriter.replace_value_with_new_type(loop.result, new)
-
-
 def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) -> list[Operation]:
     """gte -> [convert] -> collective -> [convert] -> add(init, .) after the loop."""
     op = acc.collective
@@ -375,14 +327,26 @@ def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) 
         )
         ops.append(up)
         value = up.results[0]
+    if _absorbs(init, acc.kind):
+        return ops
     combine = COMBINERS[acc.kind]
     ops.append(combine.create(operands=[init, value], result_types=[init.type]))
     return ops
 
 
+def _absorbs(init: SSAValue, kind: str) -> bool:
+    """`init @ v == v` bit for bit: init is @'s identity, and @ is not a float sum (where
+    `+0.0 + -0.0` is `+0.0`)."""
+    t = init.type
+    float_sum = (
+        kind == "hlo.add" and isinstance(t, TensorType) and is_float_type(t.element_type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    )
+    return not float_sum and is_identity(init, kind)
+
+
 def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) -> None:
     old_uses = list(loop.result.uses)
-    slots = _init_slots(loop)
+    slots = init_slots(loop)
     old_inits = {acc.slot: slots[acc.slot] for acc in accumulations}
     new_slots = list(slots)
     zeros: list[Operation] = []
@@ -404,7 +368,7 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
     collectives = {id(a.collective): a.collective for a in accumulations}
     for acc in accumulations:
         if isinstance(acc.collective, ReduceScatterOp):
-            _widen(loop, acc.slot, new_slots[acc.slot].type)
+            retype_slot(loop, acc.slot, new_slots[acc.slot].type)
             Rewriter.replace_value_with_new_type(acc.add.results[0], new_slots[acc.slot].type)
     for op in collectives.values():
         op.results[0].replace_all_uses_with(op.operands[0])
@@ -412,61 +376,16 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
     for acc in accumulations:
         if isinstance(acc.collective, ReduceScatterOp):
             _widen_value_chain(acc, new_slots[acc.slot].type)  # pyright: ignore[reportArgumentType]
-    _retype_root(loop)
+    retype_root(loop)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
     for acc in sorted(accumulations, key=lambda a: a.slot):
         ops = _post_loop(loop, acc, old_inits[acc.slot], ctx)
         after.extend(ops)
         finals[acc.slot] = ops[-1].results[0]
-    _replace_loop_result(loop, finals, after, old_uses)
+    replace_loop_result(loop, finals, after, old_uses)
     if isinstance(old_init, Operation):
         erase_if_dead(old_init)  # after the post-loop adds took the old init values
-
-
-def _retype_root(loop: WhileOp) -> None:
-    """The body's returned tuple type follows its (possibly re-typed) elements."""
-    body = loop.body.blocks[0]
-    root = body.last_op.operands[0].owner if body.last_op else None
-    if isinstance(root, TupleOp):
-        new = tuple_type([e.type for e in root.elements])
-        if new != root.result.type:
-            Rewriter.replace_value_with_new_type(root.result, new)
-
-
-def _replace_loop_result(
-    loop: WhileOp, finals: dict[int, SSAValue], after: list[Operation], old_uses: list[Use]
-) -> None:
-    """Old `gte(loop, k)` of accumulated slots read the final values directly (so an outer
-    loop sees the same accumulation shape again); whole-tuple uses get a rebuilt tuple."""
-    Rewriter.insert_op(after, InsertPoint.after(loop))
-    whole: list[Use] = []
-    for use in old_uses:
-        user = use.operation
-        if isinstance(user, GetTupleElementOp):
-            final = finals.get(user.index.value.data)
-            if final is not None:
-                user.result.replace_all_uses_with(final)
-                Rewriter.erase_op(user)
-        else:
-            whole.append(use)
-    if not whole:
-        return
-    t = loop.result.type
-    count = len(t.types.data) if isinstance(t, TupleType) else 0
-    parts: list[SSAValue] = []
-    extra: list[Operation] = []
-    for i in range(count):
-        if i in finals:
-            parts.append(finals[i])
-        else:
-            g = GetTupleElementOp(loop.result, i)
-            extra.append(g)
-            parts.append(g.result)
-    result = TupleOp(parts)
-    Rewriter.insert_op([*extra, result], InsertPoint.after(after[-1] if after else loop))
-    for use in whole:
-        use.operation.operands[use.index] = result.result
 
 
 def _candidates(body: Block, enable_rs: bool) -> list[CollectiveOp]:
@@ -512,6 +431,7 @@ class _Plan:
 
     accumulations: list[Accumulation] = field(default_factory=list[Accumulation])
     slices: list[UpdateSlice] = field(default_factory=list[UpdateSlice])
+    overwrites: list[Overwrite] = field(default_factory=list[Overwrite])
     moved: list[CollectiveOp] = field(default_factory=list[CollectiveOp])
 
 
@@ -525,7 +445,7 @@ def _reaches_update_slice(op: CollectiveOp) -> bool:
         user = uses[0].operation
         if isinstance(user, DynamicUpdateSliceOp):
             return True
-        if not isinstance(user, ReshapeOp | BitcastOp | ConvertOp):
+        if not isinstance(user, ReshapeOp | BitcastOp | ConvertOp | MultiplyOp | DivideOp):
             return False
         value = user.results[0]
     return False
@@ -533,16 +453,20 @@ def _reaches_update_slice(op: CollectiveOp) -> bool:
 
 def _plan_collective(
     op: CollectiveOp, loop: WhileOp, ctx: _Context, info: LoopInfo | None, reads: LoopReads
-) -> tuple[list[Accumulation], UpdateSlice | None]:
+) -> tuple[list[Accumulation], UpdateSlice | Overwrite | None]:
     """How `op` leaves the loop (raises NotMovable with the most relevant reason)."""
     try:
         return _check(op, loop, ctx), None
     except NotMovable as e:
+        if isinstance(op, AllReduceOp) and str(e).endswith("result: compare"):
+            e = _flag_reason(op, loop, e)
         if not isinstance(op, AllReduceOp) or not matches_reference(
             op.replica_groups.groups(), ctx.reference
         ):
             raise
         accumulation_reason = e
+    if returned_slot(op, loop) is not None:
+        return [], check_overwrite(op, loop, info)
     try:
         found = match_update_slice(
             op,
@@ -557,6 +481,15 @@ def _plan_collective(
     return [], found
 
 
+def _flag_reason(op: AllReduceOp, loop: WhileOp, fallback: NotMovable) -> NotMovable:
+    """Why the compare after `op` is not a threshold flag the motion handles."""
+    try:
+        check_flag(op, loop)
+    except NotMovable as e:
+        return e
+    return fallback
+
+
 def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
     body = loop.body.blocks[0]
     info, reads = analyze_loop(loop), loop_reads(loop)
@@ -569,7 +502,9 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
             continue
         ctx.remarks.remark(op, "moved")
         plan.accumulations.extend(accumulations)
-        if found is not None:
+        if isinstance(found, Overwrite):
+            plan.overwrites.append(found)
+        elif found is not None:
             plan.slices.append(found)
         plan.moved.append(op)
     return plan
@@ -584,6 +519,49 @@ def _buffer_of(loop: WhileOp, slot: int) -> SSAValue:
     )
 
 
+def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) -> None:
+    """The loop returns each overwrite's local value; one all-reduce of it follows the loop."""
+    old_uses = list(loop.result.uses)
+    after: list[Operation] = []
+    finals: dict[int, SSAValue] = {}
+    for ow in overwrites:
+        op = ow.collective
+        ow.root.operands[ow.slot] = op.operands[0]
+        read = GetTupleElementOp(loop.result, ow.slot)
+        props = dict(op.properties)
+        if "channel_id" in props:
+            props["channel_id"] = ctx.channel()
+        moved = AllReduceOp.create(
+            operands=[read.result],
+            result_types=[op.results[0].type],
+            properties=props,
+            attributes=dict(op.attributes),
+            regions=[r.clone() for r in op.regions],
+        )
+        Rewriter.erase_op(op)
+        after.extend([read, moved])
+        finals[ow.slot] = moved.results[0]
+    replace_loop_result(loop, finals, after, old_uses)
+
+
+def _rewrite_flags(loop: WhileOp, ctx: _Context) -> None:
+    """Threshold flags fed by movable all-reduces become running max/min accumulations."""
+    for op in _candidates(loop.body.blocks[0], enable_rs=False):
+        if not isinstance(op, AllReduceOp) or _basic_problem(op, ctx) is not None:
+            continue
+        flag = find_flag(op, loop)
+        if flag is None:
+            continue
+        apply_flag(loop, flag)
+        ctx.replication = None
+        reducer = flag.kind[4:]
+        ctx.remarks.remark(
+            op,
+            f"the {flag.combine.name[4:]}-flag of a {reducer} threshold is carried as a running "
+            f"{reducer} (the compare runs after the loop)",
+        )
+
+
 def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     body = loop.body.blocks[0]
     if setup:
@@ -596,11 +574,15 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     for split in find_splits(loop, ctx.replicated):
         moved = apply_split(split, identity_buffer, _buffer_of(loop, split.slot))
         ctx.remarks.remark(moved, "split out of a conditional with a replicated branch index")
+    _rewrite_flags(loop, ctx)
     plan = _plan(loop, ctx)
     remark_other_collectives(body, ctx)
     if plan.slices:
         sink_update_slices(loop, plan.slices, ctx.channel_for)
         ctx.replication = None  # a snapshot of the IR before the rewrite
+    if plan.overwrites:
+        _sink_overwrites(loop, plan.overwrites, ctx)
+        ctx.replication = None
     slots = [a.slot for a in plan.accumulations]
     if plan.accumulations and len(set(slots)) == len(slots):
         _rewrite(loop, plan.accumulations, ctx)

@@ -2974,3 +2974,313 @@ builtin.module @dus_too_large attributes {hlo.num_partitions = 8 : i64, hlo.use_
 
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): the sunk all-reduce would move 16384 bytes, which exceeds dus-max-size-bytes (10240)
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+// -----
+
+// pmean written into rows (JAX's per-step loss of a scan): psum(x) / 8 with a constant (replicated) divisor; the body stores x / 8 locally and one sum runs after the loop.
+builtin.module @dus_pmean_rows attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%x: tensor<8xf32>, %buf: tensor<8xf32>) -> tensor<8xf32> attributes {hlo.entry} {
+    %c0 = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> condition {
+    ^bb0(%cs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %n = hlo.constant dense<8> : tensor<i32>
+      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+      hlo.return %lt : tensor<i1>
+    } body {
+    ^bb0(%bs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %i1 = hlo.add %i, %one : tensor<i32>
+      %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xf32>, tensor<i32>) -> tensor<1xf32>
+      %local = hlo.reshape %elem : (tensor<1xf32>) -> tensor<f32>
+      %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %m = hlo.add %a, %b : tensor<f32>
+        hlo.return %m : tensor<f32>
+      } : (tensor<f32>) -> tensor<f32>
+      %s0 = hlo.constant dense<8.000000e+00> : tensor<f32>
+      %mean = hlo.divide %ar, %s0 : tensor<f32>
+      %update = hlo.reshape %mean : (tensor<f32>) -> tensor<1xf32>
+      %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xf32>, tensor<1xf32>, tensor<i32>) -> tensor<8xf32>
+      %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      hlo.return %next : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    }
+    %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    func.return %r : tensor<8xf32>
+  }
+}
+
+// REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
+// CHECK-LABEL: builtin.module @dus_pmean_rows attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+// CHECK-NEXT:   func.func @main(%x: tensor<8xf32>, %buf: tensor<8xf32>) -> tensor<8xf32> attributes {hlo.entry} {
+// CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> condition {
+// CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+// CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %n = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       hlo.return %lt : tensor<i1>
+// CHECK-NEXT:     } body {
+// CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+// CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
+// CHECK-NEXT:       %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xf32>, tensor<i32>) -> tensor<1xf32>
+// CHECK-NEXT:       %local = hlo.reshape %elem : (tensor<1xf32>) -> tensor<f32>
+// CHECK-NEXT:       %s0 = hlo.constant dense<8.000000e+00> : tensor<f32>
+// CHECK-NEXT:       %mean = hlo.divide %local, %s0 : tensor<f32>
+// CHECK-NEXT:       %update = hlo.reshape %mean : (tensor<f32>) -> tensor<1xf32>
+// CHECK-NEXT:       %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xf32>, tensor<1xf32>, tensor<i32>) -> tensor<8xf32>
+// CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+// CHECK-NEXT:       %m = hlo.add %a, %b : tensor<f32>
+// CHECK-NEXT:       hlo.return %m : tensor<f32>
+// CHECK-NEXT:     } : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:     func.return %r : tensor<8xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// the divisor is the partition id: not replicated within the groups; refused.
+builtin.module @dus_scale_partition_dependent attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%x: tensor<8xf32>, %buf: tensor<8xf32>) -> tensor<8xf32> attributes {hlo.entry} {
+    %c0 = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> condition {
+    ^bb0(%cs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %n = hlo.constant dense<8> : tensor<i32>
+      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+      hlo.return %lt : tensor<i1>
+    } body {
+    ^bb0(%bs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %i1 = hlo.add %i, %one : tensor<i32>
+      %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xf32>, tensor<i32>) -> tensor<1xf32>
+      %local = hlo.reshape %elem : (tensor<1xf32>) -> tensor<f32>
+      %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %m = hlo.add %a, %b : tensor<f32>
+        hlo.return %m : tensor<f32>
+      } : (tensor<f32>) -> tensor<f32>
+      %pid = hlo.partition_id : tensor<ui32>
+      %s0 = hlo.convert %pid : tensor<ui32> -> tensor<f32>
+      %mean = hlo.divide %ar, %s0 : tensor<f32>
+      %update = hlo.reshape %mean : (tensor<f32>) -> tensor<1xf32>
+      %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xf32>, tensor<1xf32>, tensor<i32>) -> tensor<8xf32>
+      %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+      hlo.return %next : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    }
+    %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+    func.return %r : tensor<8xf32>
+  }
+}
+
+// REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): scale factor is not replicated within the replica groups
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// CHECK-LABEL: builtin.module @dus_scale_partition_dependent attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+// CHECK-NEXT:   func.func @main(%x: tensor<8xf32>, %buf: tensor<8xf32>) -> tensor<8xf32> attributes {hlo.entry} {
+// CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> condition {
+// CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+// CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %n = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       hlo.return %lt : tensor<i1>
+// CHECK-NEXT:     } body {
+// CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>):
+// CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
+// CHECK-NEXT:       %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xf32>, tensor<i32>) -> tensor<1xf32>
+// CHECK-NEXT:       %local = hlo.reshape %elem : (tensor<1xf32>) -> tensor<f32>
+// CHECK-NEXT:       %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+// CHECK-NEXT:       ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+// CHECK-NEXT:         %m = hlo.add %a, %b : tensor<f32>
+// CHECK-NEXT:         hlo.return %m : tensor<f32>
+// CHECK-NEXT:       } : (tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:       %pid = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:       %s0 = hlo.convert %pid : tensor<ui32> -> tensor<f32>
+// CHECK-NEXT:       %mean = hlo.divide %ar, %s0 : tensor<f32>
+// CHECK-NEXT:       %update = hlo.reshape %mean : (tensor<f32>) -> tensor<1xf32>
+// CHECK-NEXT:       %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xf32>, tensor<1xf32>, tensor<i32>) -> tensor<8xf32>
+// CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     func.return %r : tensor<8xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// an s32 sum divided by 8: integer division does not distribute over the sum; refused.
+builtin.module @dus_integer_divide attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%x: tensor<8xi32>, %buf: tensor<8xi32>) -> tensor<8xi32> attributes {hlo.entry} {
+    %c0 = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>> condition {
+    ^bb0(%cs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %n = hlo.constant dense<8> : tensor<i32>
+      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+      hlo.return %lt : tensor<i1>
+    } body {
+    ^bb0(%bs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %i1 = hlo.add %i, %one : tensor<i32>
+      %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xi32>, tensor<i32>) -> tensor<1xi32>
+      %local = hlo.reshape %elem : (tensor<1xi32>) -> tensor<i32>
+      %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %m = hlo.add %a, %b : tensor<i32>
+        hlo.return %m : tensor<i32>
+      } : (tensor<i32>) -> tensor<i32>
+      %s0 = hlo.constant dense<8> : tensor<i32>
+      %mean = hlo.divide %ar, %s0 : tensor<i32>
+      %update = hlo.reshape %mean : (tensor<i32>) -> tensor<1xi32>
+      %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xi32>, tensor<1xi32>, tensor<i32>) -> tensor<8xi32>
+      %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      hlo.return %next : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    }
+    %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    func.return %r : tensor<8xi32>
+  }
+}
+
+// REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): unsupported operation on the all-reduce result: divide
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// CHECK-LABEL: builtin.module @dus_integer_divide attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+// CHECK-NEXT:   func.func @main(%x: tensor<8xi32>, %buf: tensor<8xi32>) -> tensor<8xi32> attributes {hlo.entry} {
+// CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>> condition {
+// CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+// CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %n = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       hlo.return %lt : tensor<i1>
+// CHECK-NEXT:     } body {
+// CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+// CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
+// CHECK-NEXT:       %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xi32>, tensor<i32>) -> tensor<1xi32>
+// CHECK-NEXT:       %local = hlo.reshape %elem : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:       %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+// CHECK-NEXT:       ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+// CHECK-NEXT:         %m = hlo.add %a, %b : tensor<i32>
+// CHECK-NEXT:         hlo.return %m : tensor<i32>
+// CHECK-NEXT:       } : (tensor<i32>) -> tensor<i32>
+// CHECK-NEXT:       %s0 = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %mean = hlo.divide %ar, %s0 : tensor<i32>
+// CHECK-NEXT:       %update = hlo.reshape %mean : (tensor<i32>) -> tensor<1xi32>
+// CHECK-NEXT:       %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xi32>, tensor<1xi32>, tensor<i32>) -> tensor<8xi32>
+// CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     func.return %r : tensor<8xi32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// an s32 sum multiplied by 8: exact in modular arithmetic; moved.
+builtin.module @dus_integer_scale attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%x: tensor<8xi32>, %buf: tensor<8xi32>) -> tensor<8xi32> attributes {hlo.entry} {
+    %c0 = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>> condition {
+    ^bb0(%cs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %n = hlo.constant dense<8> : tensor<i32>
+      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+      hlo.return %lt : tensor<i1>
+    } body {
+    ^bb0(%bs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %i1 = hlo.add %i, %one : tensor<i32>
+      %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xi32>, tensor<i32>) -> tensor<1xi32>
+      %local = hlo.reshape %elem : (tensor<1xi32>) -> tensor<i32>
+      %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %m = hlo.add %a, %b : tensor<i32>
+        hlo.return %m : tensor<i32>
+      } : (tensor<i32>) -> tensor<i32>
+      %s0 = hlo.constant dense<8> : tensor<i32>
+      %mean = hlo.multiply %ar, %s0 : tensor<i32>
+      %update = hlo.reshape %mean : (tensor<i32>) -> tensor<1xi32>
+      %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xi32>, tensor<1xi32>, tensor<i32>) -> tensor<8xi32>
+      %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+      hlo.return %next : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    }
+    %r = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+    func.return %r : tensor<8xi32>
+  }
+}
+
+// REMARK: remark: neuron-while-loop-all-reduce-code-motion: %ar (hlo.all_reduce): moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 1 all-reduce and 0 reduce-scatter out of while loops
+// CHECK-LABEL: builtin.module @dus_integer_scale attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+// CHECK-NEXT:   func.func @main(%x: tensor<8xi32>, %buf: tensor<8xi32>) -> tensor<8xi32> attributes {hlo.entry} {
+// CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %init = hlo.tuple %c0, %x, %buf : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>> condition {
+// CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+// CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %n = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       hlo.return %lt : tensor<i1>
+// CHECK-NEXT:     } body {
+// CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>):
+// CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %v = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %out = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
+// CHECK-NEXT:       %elem = hlo.dynamic_slice %v at [%i] sizes = [1] : (tensor<8xi32>, tensor<i32>) -> tensor<1xi32>
+// CHECK-NEXT:       %local = hlo.reshape %elem : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:       %s0 = hlo.constant dense<8> : tensor<i32>
+// CHECK-NEXT:       %mean = hlo.multiply %local, %s0 : tensor<i32>
+// CHECK-NEXT:       %update = hlo.reshape %mean : (tensor<i32>) -> tensor<1xi32>
+// CHECK-NEXT:       %dus = hlo.dynamic_update_slice %out, %update at [%i] : (tensor<8xi32>, tensor<1xi32>, tensor<i32>) -> tensor<8xi32>
+// CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+// CHECK-NEXT:       %m = hlo.add %a, %b : tensor<i32>
+// CHECK-NEXT:       hlo.return %m : tensor<i32>
+// CHECK-NEXT:     } : (tensor<8xi32>) -> tensor<8xi32>
+// CHECK-NEXT:     func.return %r : tensor<8xi32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
