@@ -12,7 +12,6 @@ different branches) and is checked to be left unchanged.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +20,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
-from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.testing import assert_equivalent, random_inputs
-from neuron_cc.testing.ir import neuron_context, parse_module
+from neuron_cc.testing.ir import lit_modules, neuron_context, ops_in_loops, parse_module
 from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
     WhileLoopAllReduceCodeMotionPass,
 )
@@ -38,12 +36,7 @@ LITS = [
         "neuron-while-loop-all-reduce-code-motion-overwrites",
     )
 ]
-MODULES = {
-    m.group(1): chunk
-    for lit in LITS
-    for chunk in lit.read_text().split("\n// -----\n")
-    if (m := re.search(r"^builtin\.module @(\w+)", chunk, re.MULTILINE)) is not None
-}
+MODULES = {name: text for lit in LITS for name, text in lit_modules(lit.read_text()).items()}
 KEPT = {
     "max_accumulated_with_add",
     "max_non_monotone_convert",
@@ -64,15 +57,7 @@ KEPT = {
 
 
 def _in_loop(module: ModuleOp) -> list[Operation]:
-    found: list[Operation] = []
-    for op in module.walk():
-        parent = op.parent_op()
-        while isinstance(op, AllReduceOp) and parent is not None:
-            if isinstance(parent, WhileOp):
-                found.append(op)
-                break
-            parent = parent.parent_op()
-    return found
+    return ops_in_loops(module, (AllReduceOp,))
 
 
 def test_replicated_parameter_gets_one_value() -> None:

@@ -110,3 +110,20 @@ def test_neuron_opt_verify_equivalence_flag() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "%unused" not in result.stdout
+
+
+def test_neuron_opt_equivalence_tolerance_flags() -> None:
+    """A moved bf16 sum rounds differently: exact comparison refuses it, a bf16-scale tolerance
+    (--equivalence-rtol/--equivalence-atol) accepts it, and a changed program still fails."""
+    hlo = CORPUS / "pytree_mixed_accum" / "spmd.hlo"
+    args = ("-p", "neuron-default-pipeline", "--verify-equivalence", "-o", "/dev/null")
+    strict = run_tool("neuron-opt", hlo, *args)
+    assert strict.returncode == 1
+    assert "the pipeline changed the program's results: output" in strict.stderr
+    loose = ("--equivalence-rtol", "2e-2", "--equivalence-atol", "1e-2")
+    assert run_tool("neuron-opt", hlo, *args, *loose).returncode == 0
+    before = _parse(PROGRAM.replace("OP", "add"))
+    with pytest.raises(UserError, match="changed the program's results"):
+        check_equivalence(
+            before, _parse(PROGRAM.replace("OP", "subtract")), 0, tolerance=(2e-2, 1e-2)
+        )

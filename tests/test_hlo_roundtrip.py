@@ -49,7 +49,7 @@ def diff(expected: str, actual: str, what: str) -> str:
 
 
 def test_corpus_is_complete() -> None:
-    assert len(FILES) == 80
+    assert len(FILES) == 98
 
 
 def test_generic_text_ignores_name_hints_only() -> None:

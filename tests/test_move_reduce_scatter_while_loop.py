@@ -22,6 +22,7 @@ from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
+from neuron_cc.testing.ir import ops_in_loops
 from neuron_cc.testing.ir import parse_module as _parse
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.transforms.move_reduce_scatter_while_loop import MoveReduceScatterWhileLoopPass
@@ -51,16 +52,7 @@ MOVED = {
 
 def _in_loops(module: ModuleOp) -> list[Operation]:
     """Collectives with an enclosing while loop."""
-    found: list[Operation] = []
-    for op in module.walk():
-        if not isinstance(op, AllReduceOp | ReduceScatterOp):
-            continue
-        parent = op.parent_op()
-        while parent is not None and not isinstance(parent, WhileOp):
-            parent = parent.parent_op()
-        if parent is not None:
-            found.append(op)
-    return found
+    return ops_in_loops(module, (AllReduceOp, ReduceScatterOp))
 
 
 def _launches(stats: dict[str, Any]) -> int:

@@ -1,11 +1,16 @@
 """The default pipeline on realistic JAX training idioms (issue 14).
 
-Eight corpus cases dumped by tools/dump_corpus_case.py (shard_map over 8 host devices, a
+Fourteen corpus cases dumped by tools/dump_corpus_case.py (shard_map over 8 host devices, a
 lax.scan / fori_loop around every collective): pmean accumulation, psum scaled by a replicated
 1/n (and by a per-device per-step count, which must stay), jax.grad through a scan (reverse
 loop writing stacked gradients at T-1-i), nested microbatch x layer loops, a lax.cond in the
 body, max/min/any/all/count running statistics, a 10-leaf f32/bf16 gradient pytree and bf16
-reduce-scatter accumulation. For every case and `neuron-default-pipeline` on its spmd.hlo:
+reduce-scatter accumulation; and six programs written without looking at the pass: a DP MLP
+with a pmean'd grad pytree and a stacked pmean'd loss, bf16 grads clipped by a global-norm psum
+(which stays), Megatron tp layers (the tp psum feeds the residual carry and stays), top-1 MoE
+layers (two all-to-alls that stay), ZeRO/FSDP all-gathers and reduce-scatters, and a psum-gated
+lax.cond plus a nested scan emitting stacked pmean'd grads. For every case and
+`neuron-default-pipeline` on its spmd.hlo:
 
 a. the collectives left inside while loops are exactly those case.json says must stay (count
    per kind); xfail(strict) where the pass lacks the feature today;
@@ -60,10 +65,21 @@ BF16_OUTPUTS: dict[str, frozenset[int]] = {
     "pmax_accumulate": frozenset(),
     "pytree_mixed_accum": frozenset({2, 3, 6, 7}),
     "reduce_scatter_accum_bf16": frozenset({0, 1}),
+    "dp_mlp_pmean_scan": frozenset(),
+    "bf16_clip_global_norm": frozenset({0, 1, 2, 3}),
+    "tp_layer_loop": frozenset(),
+    "moe_all_to_all_scan": frozenset(),
+    "zero_fsdp_scan": frozenset(),
+    "cond_nested_scan": frozenset(),
 }
 CASES = sorted(BF16_OUTPUTS)
 
-KIND_NAMES = {"all-reduce": "hlo.all_reduce", "reduce-scatter": "hlo.reduce_scatter"}
+KIND_NAMES = {
+    "all-reduce": "hlo.all_reduce",
+    "reduce-scatter": "hlo.reduce_scatter",
+    "all-gather": "hlo.all_gather",
+    "all-to-all": "hlo.all_to_all",
+}
 
 
 def _inside_while(op: Operation) -> bool:

@@ -11,7 +11,6 @@ differ per device.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,7 +48,7 @@ from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import TupleOp, WhileOp
 from neuron_cc.interpreter.runner import RunResult
 from neuron_cc.testing import assert_equivalent
-from neuron_cc.testing.ir import parse_module
+from neuron_cc.testing.ir import lit_modules, ops_in_loops, parse_module
 from neuron_cc.transforms.update_slice_sink import sink_update_slices
 
 LIT = (
@@ -60,17 +59,7 @@ LIT = (
 )
 
 
-def _modules(path: Path) -> dict[str, str]:
-    """Module name -> module text of every `// -----` chunk of a lit file."""
-    found: dict[str, str] = {}
-    for chunk in path.read_text().split("\n// -----\n"):
-        match = re.search(r"^builtin\.module @(\w+)", chunk, re.MULTILINE)
-        if match is not None:
-            found[match.group(1)] = chunk
-    return found
-
-
-MODULES = _modules(LIT)
+MODULES = lit_modules(LIT.read_text())
 
 Box = tuple[int, tuple[int, ...], tuple[int, ...], int | None]
 """(slot, offsets, shape, counter dimension) of one matched all-reduce."""
@@ -247,14 +236,7 @@ def _rewrite(module: ModuleOp) -> tuple[int, _Channels]:
 
 
 def _in_loop_bodies(module: ModuleOp) -> list[AllReduceOp]:
-    found: list[AllReduceOp] = []
-    for op in module.walk():
-        parent = op.parent_op()
-        while parent is not None and not isinstance(parent, WhileOp):
-            parent = parent.parent_op()
-        if isinstance(op, AllReduceOp) and parent is not None:
-            found.append(op)
-    return found
+    return [op for op in ops_in_loops(module, (AllReduceOp,)) if isinstance(op, AllReduceOp)]
 
 
 def _launches(result: RunResult) -> int:

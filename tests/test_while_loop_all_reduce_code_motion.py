@@ -35,6 +35,7 @@ from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
 from neuron_cc.testing.equivalence import flatten_values
+from neuron_cc.testing.ir import lit_modules
 from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
@@ -64,17 +65,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 # --- the lit file's modules ---------------------------------------------------------------------
 
 
-def _modules(path: Path) -> dict[str, str]:
-    """Module name -> module text of every `// -----` chunk of a lit file."""
-    found: dict[str, str] = {}
-    for chunk in path.read_text().split("\n// -----\n"):
-        match = re.search(r"^builtin\.module @(\w+)", chunk, re.MULTILINE)
-        if match is not None:
-            found[match.group(1)] = chunk
-    return found
-
-
-MAIN = _modules(LIT)
+MAIN = lit_modules(LIT.read_text())
 
 
 def _parse(text: str) -> ModuleOp:

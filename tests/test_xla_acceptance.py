@@ -46,6 +46,7 @@ DEVICES = 8
 BROKEN = "psum_subgroups_2x4+broken_groups"  # a wrong program the oracle must reject
 PIPELINE = "+default_pipeline"
 BF16_PROGRAMS = {
+    "bf16_clip_global_norm",
     "grad_accum_bf16_convert",
     "fsdp_allgather_bf16_convert",
     "pytree_mixed_accum",
@@ -185,11 +186,22 @@ def test_export_has_collectives_to_compare() -> None:
 
 
 @dataclass
-class Execution:
-    """The outcome of running every spmd case in one subprocess."""
+class Run:
+    """One run of the runner over every job: per job its result record and outputs file."""
 
     results: dict[str, dict[str, Any]]
     outputs: dict[str, Path]
+
+
+@dataclass
+class Execution:
+    """Every spmd case run twice, in one subprocess each: with XLA's default flags, as the
+    corpus oracles were recorded (`results`, `outputs`), and with no excess precision, the
+    program as written (`exact`)."""
+
+    results: dict[str, dict[str, Any]]
+    outputs: dict[str, Path]
+    exact: Run
     skipped: dict[str, str] = field(default_factory=dict[str, str])
 
 
@@ -233,8 +245,19 @@ def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
         transformed.verify()
         jobs.append(_job(case + PIPELINE, partitions_to_replicas(transformed), case, out))
     jobs.append(_broken_job(out))
-    manifest, results = out / "manifest.json", out / "results.json"
-    manifest.write_text(json.dumps({"devices": DEVICES, "cases": jobs}))
+    default = _run(out, jobs, allow_excess_precision=True)
+    return Execution(default.results, default.outputs, _run(out, jobs, False), skipped)
+
+
+def _run(out: Path, jobs: list[dict[str, Any]], allow_excess_precision: bool) -> Run:
+    tag = "default" if allow_excess_precision else "exact"
+    jobs = [{**job, "outputs": job["outputs"].replace(".out.", f".{tag}.")} for job in jobs]
+    manifest, results = out / f"manifest.{tag}.json", out / f"results.{tag}.json"
+    manifest.write_text(
+        json.dumps(
+            {"devices": DEVICES, "allow_excess_precision": allow_excess_precision, "cases": jobs}
+        )
+    )
     proc = subprocess.run(
         [sys.executable, str(RUNNER), str(manifest), str(results)],
         capture_output=True,
@@ -244,7 +267,7 @@ def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
     )
     assert proc.returncode == 0, f"xla_runner failed:\n{proc.stderr[-3000:]}"
     outputs = {job["name"]: Path(job["outputs"]) for job in jobs}
-    return Execution(json.loads(results.read_text()), outputs, skipped)
+    return Run(json.loads(results.read_text()), outputs)
 
 
 def _oracle(case: str) -> tuple[Any, int]:
@@ -313,10 +336,34 @@ def test_pipeline_output_runs_on_xla_cpu_and_matches_oracle(
                 _compare(value, want, result["dtypes"][j], f"{name}: output {j} of device {p}")
 
 
+@pytest.mark.parametrize("case", SPMD_CASES)
+def test_pipeline_output_matches_xla_on_the_original(case: str, execution: Execution) -> None:
+    """Differential: XLA:CPU running the pipeline's exported result gives what XLA:CPU gives
+    for the original per-partition module, device by device (both with no excess precision).
+    Integers and predicates bit for bit; floats up to the reassociation of the moved sums (bf16
+    programs at bf16 scale of the output)."""
+    if case in execution.skipped:
+        pytest.skip(execution.skipped[case])
+    run = execution.exact
+    original, moved = run.results[case], run.results[case + PIPELINE]
+    assert original["status"] == moved["status"] == "ok", (original, moved)
+    assert original["dtypes"] == moved["dtypes"]
+    want, got = np.load(run.outputs[case]), np.load(run.outputs[case + PIPELINE])
+    assert sorted(want.files) == sorted(got.files)
+    for key in want.files:
+        j = int(key[3 : key.index("_")])
+        dtype, a, b = original["dtypes"][j], want[key], got[key]
+        if case in BF16_PROGRAMS and not dtype.startswith(("int", "uint", "bool")):
+            bound = 2.0**-6 * float(np.max(np.abs(a)))
+            assert float(np.max(np.abs(b.astype(np.float64) - a))) <= bound, key
+        else:
+            _compare(b, a, dtype, f"{case}: {key}")
+
+
 def test_reexecution_ran_cases(execution: Execution) -> None:
     ran = [c for c in SPMD_CASES if execution.results.get(c, {}).get("status") == "ok"]
     assert ran, f"no spmd case ran on XLA:CPU (skipped: {execution.skipped})"
-    assert len(SPMD_CASES) == 26
+    assert len(SPMD_CASES) == 32
 
 
 def test_oracle_rejects_a_wrong_program(execution: Execution) -> None:

@@ -8,7 +8,9 @@ Two halves:
   `use_global_device_ids` (so they become cross-replica over the same ids), iota replica groups
   become explicit lists, `partition_id` becomes `replica_id`, and partition shardings are dropped.
 - `main(argv)`: `python tests/xla_runner.py MANIFEST.json RESULTS.json` compiles and runs every
-  case of the manifest in this one process. `XLA_FLAGS` must be set before jax is imported, which
+  case of the manifest in this one process, with `--xla_allow_excess_precision=false` (XLA then
+  rounds to bf16 wherever the HLO asks) unless the manifest sets `"allow_excess_precision": true`
+  (XLA's default, with which the corpus oracles were recorded). `XLA_FLAGS` must be set before jax is imported, which
   is why the tests run it as a subprocess. Each case writes its per-device outputs as
   `out{J}_dev{P}` to an npz file (bf16 stored as float32, exactly); RESULTS.json records per case
   `{"status": "ok", "dtypes": [...]}` or `{"status": "error", "stage": ..., "message": ...}`.
@@ -266,6 +268,9 @@ def main(argv: Sequence[str]) -> int:
         return 2
     manifest = json.loads(Path(argv[0]).read_text())
     flag = f"--xla_force_host_platform_device_count={int(manifest['devices'])}"
+    if not manifest.get("allow_excess_precision", False):
+        # XLA must round to bf16 wherever the HLO asks: it computes the program as written.
+        flag += " --xla_allow_excess_precision=false"
     if "jax" in sys.modules:
         print("xla_runner: jax was imported before XLA_FLAGS could be set", file=sys.stderr)
         return 2

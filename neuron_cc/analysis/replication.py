@@ -649,11 +649,22 @@ def _sharding_replicated(arg: BlockArgument) -> bool:
     partitioning every partition holds the whole (same) value, as XLA's replication analysis
     assumes for cross-partition replication."""
     func = arg.block.parent_op()
-    if not isinstance(func, FuncOp) or func.arg_attrs is None:
+    return isinstance(func, FuncOp) and parameter_replicated(func, arg.index)
+
+
+def parameter_replicated(func: FuncOp, index: int) -> bool:
+    """Parameter `index` of `func` carries a replicated `xla.sharding`."""
+    if func.arg_attrs is None:
         return False
-    attrs = func.arg_attrs.data[arg.index]
+    attrs = func.arg_attrs.data[index]
     sharding = attrs.data.get("xla.sharding") if isinstance(attrs, DictionaryAttr) else None
     return sharding is not None and getattr(sharding, "is_replicated", False) is True
+
+
+def replicated_parameters(func: FuncOp) -> frozenset[int]:
+    """The indices of `func`'s parameters whose `xla.sharding` is replicated."""
+    count = len(func.function_type.inputs.data)
+    return frozenset(i for i in range(count) if parameter_replicated(func, i))
 
 
 def _block_parent(value: SSAValue) -> Operation | None:

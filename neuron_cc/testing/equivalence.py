@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
 from neuron_cc.analysis.replica_groups import device_counts
+from neuron_cc.analysis.replication import replicated_parameters
 from neuron_cc.dialects.hlo.types import is_float_type, is_pred_type
 from neuron_cc.interpreter.runner import RunResult, entry_function, run_module
 from neuron_cc.interpreter.values import InterpretationError, Value, is_bf16, normalize, numpy_dtype
@@ -53,19 +53,6 @@ def random_value(
     return np.repeat(value, devices, axis=0) if replicated else value
 
 
-def _replicated(entry: FuncOp) -> frozenset[int]:
-    """Entry parameters whose `xla.sharding` is replicated (every partition holds the same
-    value after SPMD partitioning; the passes may rely on it)."""
-    if entry.arg_attrs is None:
-        return frozenset()
-    found: set[int] = set()
-    for i, attrs in enumerate(entry.arg_attrs.data):
-        sharding = attrs.data.get("xla.sharding") if isinstance(attrs, DictionaryAttr) else None
-        if sharding is not None and getattr(sharding, "is_replicated", False) is True:
-            found.add(i)
-    return frozenset(found)
-
-
 def random_inputs(
     module: ModuleOp, seed: int = 0, *, devices: int | None = None, per_device: bool = False
 ) -> list[Value]:
@@ -80,7 +67,11 @@ def random_inputs(
     r, p = device_counts(module)
     rng = np.random.default_rng(seed)
     entry = entry_function(module)
-    uniform = frozenset[int]() if per_device else control_parameters(module) | _replicated(entry)
+    uniform = (
+        frozenset[int]()
+        if per_device
+        else control_parameters(module) | replicated_parameters(entry)
+    )
     return [
         random_value(t, devices or r * p, rng, i in uniform)
         for i, t in enumerate(entry.function_type.inputs.data)

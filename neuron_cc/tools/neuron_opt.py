@@ -114,6 +114,19 @@ class NeuronOptMain(xDSLOptMain):
             "the inputs that decide control flow (loop bounds, branch predicates)",
         )
         arg_parser.add_argument(
+            "--equivalence-rtol",
+            type=float,
+            default=1e-5,
+            help="with --verify-equivalence, the relative tolerance of float outputs (a moved "
+            "bf16 sum rounds differently: e.g. 1e-2); integers are always compared exactly",
+        )
+        arg_parser.add_argument(
+            "--equivalence-atol",
+            type=float,
+            default=1e-6,
+            help="with --verify-equivalence, the absolute tolerance of float outputs",
+        )
+        arg_parser.add_argument(
             "--pass-remarks",
             default=False,
             action="store_true",
@@ -223,6 +236,7 @@ class NeuronOptMain(xDSLOptMain):
                 prog,
                 self.args.equivalence_seed,
                 per_device_inputs=self.args.equivalence_per_device_inputs,
+                tolerance=(self.args.equivalence_rtol, self.args.equivalence_atol),
             )
 
     def prepare_output(self) -> IO[str]:
@@ -269,15 +283,24 @@ def _bir_json(prog: ModuleOp, name: str) -> str:
 
 
 def check_equivalence(
-    before: ModuleOp, after: ModuleOp, seed: int, *, per_device_inputs: bool = False
+    before: ModuleOp,
+    after: ModuleOp,
+    seed: int,
+    *,
+    per_device_inputs: bool = False,
+    tolerance: tuple[float, float] = (1e-5, 1e-6),
 ) -> None:
     """Raise a UserError if `after` computes something else than `before` (on random inputs,
-    per device except those deciding control flow, unless `per_device_inputs`)."""
+    per device except those deciding control flow, unless `per_device_inputs`; float outputs
+    within `tolerance` = (rtol, atol))."""
     from neuron_cc.interpreter.values import InterpretationError
     from neuron_cc.testing.equivalence import EquivalenceError, assert_equivalent
 
     try:
-        assert_equivalent(before, after, seed=seed, per_device_inputs=per_device_inputs)
+        rtol, atol = tolerance
+        assert_equivalent(
+            before, after, rtol=rtol, atol=atol, seed=seed, per_device_inputs=per_device_inputs
+        )
     except EquivalenceError as e:
         raise UserError(f"the pipeline changed the program's results: {e}") from None
     except InterpretationError as e:

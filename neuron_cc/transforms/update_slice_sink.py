@@ -37,16 +37,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue, Use
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import Rewriter
 
 from neuron_cc.analysis.update_slices import UpdateSlice
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
-from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
+from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import DynamicUpdateSliceOp, SliceOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
-from neuron_cc.dialects.hlo.types import tensor_type, tuple_elements
+from neuron_cc.dialects.hlo.types import tensor_type
+from neuron_cc.transforms.loop_slots import replace_loop_result
 
 ChannelFn = Callable[[IntegerAttr | None], IntegerAttr | None]
 
@@ -132,37 +133,6 @@ def _slice(buffer: SSAValue, s: UpdateSlice) -> SliceOp:
     )
 
 
-def _redirect(
-    loop: WhileOp, finals: dict[int, SSAValue], old_uses: Sequence[Use], last: Operation
-) -> None:
-    """Old reads of the sunk slots read the final values; whole uses read a rebuilt tuple."""
-    whole: list[Use] = []
-    for use in old_uses:
-        user = use.operation
-        if not isinstance(user, GetTupleElementOp):
-            whole.append(use)
-            continue
-        final = finals.get(user.index.value.data)
-        if final is not None:
-            user.result.replace_all_uses_with(final)
-            Rewriter.erase_op(user)
-    if not whole:
-        return
-    reads: list[Operation] = []
-    elements: list[SSAValue] = []
-    for i in range(len(tuple_elements(loop.result.type))):
-        final = finals.get(i)
-        if final is None:
-            read = GetTupleElementOp(loop.result, i)
-            reads.append(read)
-            final = read.result
-        elements.append(final)
-    rebuilt = TupleOp(elements)
-    Rewriter.insert_op([*reads, rebuilt], InsertPoint.after(last))
-    for use in whole:
-        use.operation.operands[use.index] = rebuilt.result
-
-
 def sink_update_slices(loop: WhileOp, slices: Sequence[UpdateSlice], channel: ChannelFn) -> None:
     """Run the all-reduces of `slices` (all of `loop`) once after the loop (module docstring)."""
     if not slices:
@@ -172,9 +142,8 @@ def sink_update_slices(loop: WhileOp, slices: Sequence[UpdateSlice], channel: Ch
     finals: dict[int, SSAValue] = {}
     for s in sorted(slices, key=lambda s: s.slot):
         finals[s.slot] = builder.sink(s)
-    Rewriter.insert_op(builder.ops, InsertPoint.after(loop))
     for s in slices:
         op = s.collective
         op.results[0].replace_all_uses_with(op.operands_[0])
         Rewriter.erase_op(op)
-    _redirect(loop, finals, old_uses, builder.ops[-1])
+    replace_loop_result(loop, finals, builder.ops, old_uses)
