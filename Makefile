@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: venv demo test lint typecheck lit pytest bench bench-tools fuzz clean
+.PHONY: venv demo test lint typecheck lit pytest bench bench-tools fuzz fuzz-xla clean
 
 venv: $(STAMP)
 
@@ -33,8 +33,11 @@ lint: venv
 lit: venv
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/lit -v tests/filecheck
 
+# Two workers (CI has 2 cores), one test file per worker at a time so that a file's module
+# fixtures (XLA worker batches, the hostile corpus's pre-imported process) run once.
+PYTEST_WORKERS ?= 2
 pytest: venv
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q tests
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q -n $(PYTEST_WORKERS) --dist loadfile tests
 
 test: lint lit pytest
 
@@ -53,6 +56,11 @@ bench: bench-tools
 # Property-based fuzzing with random seeds (issue 10): 30 minutes on two workers.
 fuzz: venv
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/fuzz.py --minutes 30
+
+# Differential fuzzing against XLA:CPU (issue 15): random HLO programs through neuron-run, every
+# pass and XLA, 30 minutes on two workers; findings go to build/fuzz_xla_findings.md.
+fuzz-xla: venv
+	$(BIN)/python tools/fuzz_xla.py --minutes 30
 
 clean:
 	rm -rf $(VENV) build *.egg-info

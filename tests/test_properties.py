@@ -67,11 +67,15 @@ PASS_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("neuron-duplicate-parameter-all-gather-remover", {}),
     ("neuron-default-pipeline", {}),
 ]
-# Passes that move an all-reduce / reduce-scatter of a sum out of a loop: the sum is reassociated.
+# Passes whose sums and products are legitimately computed differently: the loop passes move an
+# all-reduce / reduce-scatter of a sum out of a loop (the sum is reassociated), and
+# legalize-ccops-for-tensorizer computes a mixed f32+s32 (or bf16+s32) all-reduce at f64 and
+# rounds once, where the original rounds after every device's step in an order HLO leaves open.
 REASSOCIATING = {
     "neuron-while-loop-all-reduce-code-motion",
     "neuron-move-reduce-scatter-while-loop",
     "neuron-default-pipeline",
+    "legalize-ccops-for-tensorizer",
 }
 F32_TOLERANCE = 1e-4
 BF16_TOLERANCE = 2.0**-4

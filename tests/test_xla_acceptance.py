@@ -3,9 +3,11 @@
 a. XLA's HLO parser accepts the export of every corpus module, with the same number of
    collective instructions per opcode as our text.
 b. The export of every `spmd.hlo` (rewritten from P partitions to P replicas by
-   `tests.xla_runner.partitions_to_replicas`) runs on XLA:CPU with 8 host devices and reproduces
-   the oracle outputs of `inputs.npz`. All cases run in ONE subprocess (`tests/xla_runner.py`),
-   since XLA_FLAGS must be set before jax is imported.
+   `neuron_cc.testing.xla_oracle.partitions_to_replicas`) runs on XLA:CPU with 8 host devices
+   and reproduces the oracle outputs of `inputs.npz`. All cases run in ONE worker process of
+   the oracle (`neuron_cc.testing.xla_oracle.run_xla`; XLA_FLAGS must be set before jax is
+   imported), once with XLA's default flags and once with `--xla_allow_excess_precision=false`;
+   the parser checks of a. run in one more.
 
 The jax-free tests of the replica rewrite always run; the others need jax (`make test` installs
 it) and are skipped without it.
@@ -15,10 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,15 +30,26 @@ from xdsl.dialects.func import FuncOp
 
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
-from neuron_cc.dialects.hlo.types import element_type_name, tensor_type
+from neuron_cc.interpreter.runner import inputs_from_npz
+from neuron_cc.testing.xla_oracle import (
+    XLA_UNAVAILABLE,
+    ReplicaRewriteError,
+    XlaParse,
+    XlaResult,
+    numpy_name,
+    output_types,
+    parse_xla,
+    partitions_to_replicas,
+    run_xla,
+    xla_available,
+    xla_case,
+)
 from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
-from tests.xla_runner import ReplicaRewriteError, partitions_to_replicas
 
 TESTS = Path(__file__).resolve().parent
 CORPUS = TESTS / "corpus" / "jax"
-RUNNER = TESTS / "xla_runner.py"
 FILES = sorted(CORPUS.glob("*/*.hlo"))
 SPMD_CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
 DEVICES = 8
@@ -143,35 +153,36 @@ def test_replica_rewrite_refuses_send_recv_and_custom_calls() -> None:
 # --- a. XLA's parser accepts every export --------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def xla_parse() -> Callable[[str], Any]:
-    pytest.importorskip("jax")
-    from jax._src.lib import hlo  # pyright: ignore
+def _require_xla() -> None:
+    if not xla_available():
+        pytest.skip(XLA_UNAVAILABLE)
 
-    return hlo.hlo_module_from_text
+
+@pytest.fixture(scope="module")
+def xla_parsed() -> dict[Path, tuple[str, XlaParse]]:
+    """Per corpus file: our export and XLA's parse of it (one worker process for all)."""
+    _require_xla()
+    exports = [export_hlo(import_hlo(path.read_text(), str(path))) for path in FILES]
+    return dict(zip(FILES, zip(exports, parse_xla(exports), strict=True), strict=True))
 
 
 def _text_counts(text: str) -> Counter[str]:
     return Counter({op: len(re.findall(rf" {op}\(", text)) for op in COLLECTIVES})
 
 
-def _xla_counts(module: Any) -> Counter[str]:
-    names = Counter(
-        instr.opcode.name for comp in module.computations() for instr in comp.instructions()
-    )
-    return Counter({op: names[member] for op, member in COLLECTIVES.items()})
+def _xla_counts(parsed: XlaParse) -> Counter[str]:
+    return Counter({op: parsed.opcodes[member] for op, member in COLLECTIVES.items()})
 
 
 @pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
 def test_xla_parses_export_with_same_collectives(
-    path: Path, xla_parse: Callable[[str], Any]
+    path: Path, xla_parsed: dict[Path, tuple[str, XlaParse]]
 ) -> None:
-    ours = export_hlo(import_hlo(path.read_text(), str(path)))
-    module = xla_parse(ours)
-    reprinted = module.to_string()
+    ours, parsed = xla_parsed[path]
+    assert parsed.ok, parsed.message
     expected = _text_counts(ours)
-    assert _text_counts(reprinted) == expected
-    assert _xla_counts(module) == expected
+    assert _text_counts(parsed.text) == expected
+    assert _xla_counts(parsed) == expected
     assert expected.total() >= _text_counts(path.read_text()).total()
 
 
@@ -187,50 +198,50 @@ def test_export_has_collectives_to_compare() -> None:
 
 @dataclass
 class Run:
-    """One run of the runner over every job: per job its result record and outputs file."""
+    """One run of the oracle over every job: per job its result (per output, the per-device
+    values) and its output dtypes (numpy names: bf16 as `bfloat16`)."""
 
-    results: dict[str, dict[str, Any]]
-    outputs: dict[str, Path]
+    results: dict[str, XlaResult]
+    dtypes: dict[str, list[str]]
 
 
 @dataclass
 class Execution:
-    """Every spmd case run twice, in one subprocess each: with XLA's default flags, as the
-    corpus oracles were recorded (`results`, `outputs`), and with no excess precision, the
+    """Every spmd case run twice, in one worker process each: with XLA's default flags, as the
+    corpus oracles were recorded (`results`, `dtypes`), and with no excess precision, the
     program as written (`exact`)."""
 
-    results: dict[str, dict[str, Any]]
-    outputs: dict[str, Path]
+    results: dict[str, XlaResult]
+    dtypes: dict[str, list[str]]
     exact: Run
     skipped: dict[str, str] = field(default_factory=dict[str, str])
 
 
-def _job(name: str, module: ModuleOp, case: str, out: Path) -> dict[str, Any]:
-    hlo = out / f"{name}.hlo"
-    hlo.write_text(export_hlo(module))
-    inputs = _entry(module).function_type.inputs.data
-    return {
-        "name": name,
-        "hlo": str(hlo),
-        "inputs": str(CORPUS / case / "inputs.npz"),
-        "params": [element_type_name(tensor_type(t).element_type) for t in inputs],
-        "outputs": str(out / f"{name}.out.npz"),
-    }
+@dataclass(frozen=True)
+class Job:
+    name: str
+    module: ModuleOp
+    case: str
 
 
-def _broken_job(out: Path) -> dict[str, Any]:
+def _inputs(module: ModuleOp, case: str) -> list[Any]:
+    with np.load(CORPUS / case / "inputs.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    return inputs_from_npz(_entry(module), arrays, DEVICES)
+
+
+def _broken_job() -> Job:
     module = partitions_to_replicas(_spmd("psum_subgroups_2x4"))
     first = next(op for op in module.walk() if isinstance(op, AllReduceOp))
     lone = [[i] for i in range(DEVICES)]
     first.properties["replica_groups"] = type(first.replica_groups).explicit(lone)
-    return _job(BROKEN, module, "psum_subgroups_2x4", out)
+    return Job(BROKEN, module, "psum_subgroups_2x4")
 
 
 @pytest.fixture(scope="module")
-def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
-    pytest.importorskip("jax")
-    out = tmp_path_factory.mktemp("xla_runner")
-    jobs: list[dict[str, Any]] = []
+def execution() -> Execution:
+    _require_xla()
+    jobs: list[Job] = []
     skipped: dict[str, str] = {}
     for case in SPMD_CASES:
         try:
@@ -239,35 +250,25 @@ def execution(tmp_path_factory: pytest.TempPathFactory) -> Execution:
             skipped[case] = f"no replica equivalent: {e}"
             continue
         module.verify()
-        jobs.append(_job(case, module, case, out))
+        jobs.append(Job(case, module, case))
         transformed = _spmd(case)
         NeuronDefaultPipelinePass().apply(Context(), transformed)
         transformed.verify()
-        jobs.append(_job(case + PIPELINE, partitions_to_replicas(transformed), case, out))
-    jobs.append(_broken_job(out))
-    default = _run(out, jobs, allow_excess_precision=True)
-    return Execution(default.results, default.outputs, _run(out, jobs, False), skipped)
+        jobs.append(Job(case + PIPELINE, partitions_to_replicas(transformed), case))
+    jobs.append(_broken_job())
+    default = _run(jobs, allow_excess_precision=True)
+    return Execution(default.results, default.dtypes, _run(jobs, False), skipped)
 
 
-def _run(out: Path, jobs: list[dict[str, Any]], allow_excess_precision: bool) -> Run:
-    tag = "default" if allow_excess_precision else "exact"
-    jobs = [{**job, "outputs": job["outputs"].replace(".out.", f".{tag}.")} for job in jobs]
-    manifest, results = out / f"manifest.{tag}.json", out / f"results.{tag}.json"
-    manifest.write_text(
-        json.dumps(
-            {"devices": DEVICES, "allow_excess_precision": allow_excess_precision, "cases": jobs}
-        )
-    )
-    proc = subprocess.run(
-        [sys.executable, str(RUNNER), str(manifest), str(results)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, f"xla_runner failed:\n{proc.stderr[-3000:]}"
-    outputs = {job["name"]: Path(job["outputs"]) for job in jobs}
-    return Run(json.loads(results.read_text()), outputs)
+def _run(jobs: list[Job], allow_excess_precision: bool) -> Run:
+    """Every job's export, as it is (no oracle rewrites: the modules are already replicas)."""
+    cases = [
+        xla_case(job.module, _inputs(job.module, job.case), job.name, exact_rewrites=False)
+        for job in jobs
+    ]
+    results = run_xla(cases, allow_excess_precision=allow_excess_precision, case_timeout=300)
+    dtypes = {job.name: [numpy_name(t) for t in output_types(job.module)] for job in jobs}
+    return Run({job.name: r for job, r in zip(jobs, results, strict=True)}, dtypes)
 
 
 def _oracle(case: str) -> tuple[Any, int]:
@@ -292,14 +293,13 @@ def _compare(got: Any, expected: Any, dtype: str, what: str) -> None:
 
 def _check_outputs(execution: Execution, name: str, case: str) -> None:
     result = execution.results[name]
-    assert result["status"] == "ok", f"{result['stage']} failed: {result['message']}"
+    assert result.ok, f"{result.stage} failed: {result.message}"
     data, num_outputs = _oracle(case)
-    got = np.load(execution.outputs[name])
-    assert len(result["dtypes"]) == num_outputs
-    for j, dtype in enumerate(result["dtypes"]):
+    assert len(result.outputs) == num_outputs
+    for j, dtype in enumerate(execution.dtypes[name]):
         for p in range(DEVICES):
             what = f"{name}: output {j} of device {p}"
-            _compare(got[f"out{j}_dev{p}"], _expected(data, j, p), dtype, what)
+            _compare(result.outputs[j][p], _expected(data, j, p), dtype, what)
 
 
 @pytest.mark.parametrize("case", SPMD_CASES)
@@ -322,18 +322,18 @@ def test_pipeline_output_runs_on_xla_cpu_and_matches_oracle(
         pytest.skip(execution.skipped[case])
     name = case + PIPELINE
     result = execution.results[name]
-    assert result["status"] == "ok", f"{result['stage']} failed: {result['message']}"
+    assert result.ok, f"{result.stage} failed: {result.message}"
     data, num_outputs = _oracle(case)
-    got = np.load(execution.outputs[name])
-    assert len(result["dtypes"]) == num_outputs
+    assert len(result.outputs) == num_outputs
     for j in range(num_outputs):
         for p in range(DEVICES):
-            want, value = _expected(data, j, p), got[f"out{j}_dev{p}"]
+            want, value = _expected(data, j, p), result.outputs[j][p]
             if case in BF16_PROGRAMS:
                 bound = 2.0**-6 * float(np.max(np.abs(want)))
                 assert float(np.max(np.abs(value.astype(np.float64) - want))) <= bound
             else:
-                _compare(value, want, result["dtypes"][j], f"{name}: output {j} of device {p}")
+                dtype = execution.dtypes[name][j]
+                _compare(value, want, dtype, f"{name}: output {j} of device {p}")
 
 
 @pytest.mark.parametrize("case", SPMD_CASES)
@@ -346,22 +346,23 @@ def test_pipeline_output_matches_xla_on_the_original(case: str, execution: Execu
         pytest.skip(execution.skipped[case])
     run = execution.exact
     original, moved = run.results[case], run.results[case + PIPELINE]
-    assert original["status"] == moved["status"] == "ok", (original, moved)
-    assert original["dtypes"] == moved["dtypes"]
-    want, got = np.load(run.outputs[case]), np.load(run.outputs[case + PIPELINE])
-    assert sorted(want.files) == sorted(got.files)
-    for key in want.files:
-        j = int(key[3 : key.index("_")])
-        dtype, a, b = original["dtypes"][j], want[key], got[key]
-        if case in BF16_PROGRAMS and not dtype.startswith(("int", "uint", "bool")):
-            bound = 2.0**-6 * float(np.max(np.abs(a)))
-            assert float(np.max(np.abs(b.astype(np.float64) - a))) <= bound, key
-        else:
-            _compare(b, a, dtype, f"{case}: {key}")
+    assert original.ok, original.message
+    assert moved.ok, moved.message
+    assert run.dtypes[case] == run.dtypes[case + PIPELINE]
+    assert len(original.outputs) == len(moved.outputs)
+    for j, (want, got) in enumerate(zip(original.outputs, moved.outputs, strict=True)):
+        dtype = run.dtypes[case][j]
+        for p in range(DEVICES):
+            key, a, b = f"out{j}_dev{p}", want[p], got[p]
+            if case in BF16_PROGRAMS and not dtype.startswith(("int", "uint", "bool")):
+                bound = 2.0**-6 * float(np.max(np.abs(a)))
+                assert float(np.max(np.abs(b.astype(np.float64) - a))) <= bound, key
+            else:
+                _compare(b, a, dtype, f"{case}: {key}")
 
 
 def test_reexecution_ran_cases(execution: Execution) -> None:
-    ran = [c for c in SPMD_CASES if execution.results.get(c, {}).get("status") == "ok"]
+    ran = [c for c in SPMD_CASES if c in execution.results and execution.results[c].ok]
     assert ran, f"no spmd case ran on XLA:CPU (skipped: {execution.skipped})"
     assert len(SPMD_CASES) == 32
 

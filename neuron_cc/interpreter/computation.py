@@ -14,9 +14,43 @@ Decisions (XLA:CPU's observable behaviour):
 - f32/f64 arithmetic of the numpy paths (dot, reduce, reduce_window, scatter) flushes
   denormal inputs and results to zero, like XLA:CPU (FTZ/DAZ); regions get it from the
   elementwise ops. Signed zeros of max/min fast paths follow numpy, not XLA (-0 < +0).
-- reduce/reduce_window/scatter fast paths on bf16 (f16) accumulate in f32 and round once at the
-  end, as XLA:CPU's float normalization does; general regions fold in XLA's order (row-major
-  over the reduced elements / window taps / updates), each step through the region.
+- reduce, reduce_window and scatter follow XLA:CPU's order and roundings (measured with jax
+  0.10.2 and --xla_allow_excess_precision=false; tests/test_interp_reduce_rounding.py): every
+  step of a fold rounds to the element type (bf16: computed in f32, rounded to bf16, as XLA's
+  float normalisation wraps every region op in converts; f16 in f16; f32/f64 with FTZ).
+- reduce: a one-input reduce with a reduced dimension longer than 32 is first cut into windows
+  (XLA's TreeReductionRewriter): every reduced dimension of size n gets windows of
+  w = min(n, 32) with stride w, padded to a multiple of w (the low side takes the smaller half),
+  and each window is folded from the init; this repeats on the result until every reduced
+  dimension is at most 32 (`reduction_passes`). Variadic reduces skip it. The final reduce and
+  every window fold sequentially, acc = init, then acc = f(acc, x) for the elements in
+  row-major order of the reduced dimensions (ascending dimension numbers, whatever the order of
+  `dimensions`), padding skipped, except that a window dimension padded by one at its end
+  runs its last position after all the others (`window_order`). A non-identity init is
+  therefore applied once per window of every pass, as in XLA. Add/multiply of floats run that
+  loop step by step (vectorised over the windows); the order-free kinds (max, min, and, or,
+  and every integer kind) use the ufunc's reduce per window. Exception: XLA:CPU hands a
+  one-input f32 add/max/min reduce of at least 4096 elements per device to YNNPACK, which
+  applies the init once; its summation order is not modelled (numpy's pairwise order stands
+  in for it: the last bits of an f32 sum differ).
+- reduce_window: a fold per output over its taps, padding and dilation holes skipped, in the
+  order of XLA's loop emitter (`window_order`): row-major, except that XLA's PeelLoops pass
+  moves the last position of one window dimension (the innermost whose bounds or hole test
+  it removes) into a loop of its own that runs after all the others. A prefix scan - one
+  non-trivial window dimension whose window covers the whole dimension of n > 16, stride 1,
+  padding n - 1 (inclusive) or n (exclusive) on one side, JAX's cumsum/cumprod/cummax - is
+  computed as XLA's ReduceWindowRewriter rewrites it (`scan_last`): padded with the init to a
+  multiple of 16, scanned directly per row of 16, the rows' carries scanned exclusively
+  (recursively), then step(row value, carry in).
+- Not modelled (documented differences): for f32/f16 add/multiply (not bf16, whose converts
+  pin the order) XLA emits LLVM `reassoc` arithmetic and LLVM vectorises some small
+  multi-dimensional loop nests, e.g. a 4x4 or 32x2 window, or the final 2x4 reduce after the
+  tree passes of a 64x100 reduce over both dimensions; a reduce over no dimension returns the
+  operand on XLA (init dropped) but init + x here; XLA simplifies regions before recognising
+  them (`maximum(c, c)` becomes `c`), the interpreter does not.
+- scatter: duplicates combine in update order; the numpy fast path (`ufunc.at`, f16 in f16)
+  serves f32/f16 and the order-free kinds, while bf16 add/multiply go through the region, which
+  rounds every update like XLA.
 - gather clamps each start so the slice fits; scatter skips a whole update window whose start
   does not fit (XLA's ScatterExpander); duplicates combine in update order.
 - sort is always stable. A key comparator (`compare LT|GT` of the same scalar function of
@@ -30,13 +64,14 @@ Decisions (XLA:CPU's observable behaviour):
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cmp_to_key
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, TupleType, i1
+from xdsl.dialects.builtin import Float32Type, TensorType, TupleType, i1
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -80,7 +115,13 @@ from neuron_cc.interpreter.data_movement import (
     gather,
     scatter_targets,
 )
-from neuron_cc.interpreter.values import InterpretationError, normalize, numpy_dtype
+from neuron_cc.interpreter.values import (
+    InterpretationError,
+    is_bf16,
+    normalize,
+    numpy_dtype,
+    round_to_bf16,
+)
 
 Array = np.ndarray[Any, Any]
 Shape = tuple[int, ...]
@@ -256,23 +297,229 @@ def dot_general(lhs: Array, rhs: Array, dn: DotDimensionNumbers, dtype: np.dtype
     return flush_denormals(np.einsum(a, lhs_labels, b, rhs_labels, out_labels, optimize=True))
 
 
+# --- the order of a window's taps ------------------------------------------------------------
+
+PEEL_LIMIT = 64
+"""XLA's PeelLoops stops peeling once the window loops it has passed iterate this often."""
+
+
+@dataclass(frozen=True)
+class WindowDim:
+    """One dimension of a window, as XLA's indexing map of a reduce_window sees it."""
+
+    size: int
+    stride: int
+    low: int
+    base: int
+    dilation: int
+    input: int
+    output: int
+
+
+def _rescaled(d: WindowDim) -> bool:
+    """Whether XLA turns the hole test of a base dilation into a loop over the real taps only:
+    stride a multiple of the dilation, window dilation 1, low padding a multiple of it."""
+    return d.base > 1 and d.stride % d.base == 0 and d.dilation == 1 and d.low % d.base == 0
+
+
+def _positions(d: WindowDim) -> list[int]:
+    """The window positions XLA's loop over this dimension visits: every `base`-th one if the
+    hole test is rescaled away, else all of them (holes are tested in the loop)."""
+    return list(range(0, d.size, d.base)) if _rescaled(d) else list(range(d.size))
+
+
+def _constrained(d: WindowDim, positions: Sequence[int]) -> bool:
+    """Whether XLA's loop over these positions keeps a bounds or hole test (its symbol stays
+    constrained). One position never does; a hole test that mixes the position with the output
+    index always does. The bounds test of a full rescaled loop is judged on the window's last
+    position, not its last real tap (as measured on XLA:CPU)."""
+    if len(positions) <= 1:
+        return False
+    if d.base > 1 and not _rescaled(d) and d.dilation % d.base:
+        return True
+    full = positions[-1] == _positions(d)[-1]
+    last_position = d.size - 1 if full else positions[-1]
+    first = positions[0] * d.dilation - d.low
+    last = (d.output - 1) * d.stride + last_position * d.dilation - d.low
+    return first < 0 or last > (d.input - 1) * d.base
+
+
+def window_order(dims: Sequence[WindowDim]) -> list[tuple[int, ...]]:
+    """The window positions in the order XLA:CPU's loop emitter visits them: row-major, except
+    what its PeelLoops pass splits off (measured: at most one split). From the last dimension
+    to the first, while the loops passed so far iterate fewer than 64 times, the first
+    dimension whose bounds or hole test disappears once its last position is removed is split
+    into the loop nest without that position, which runs first, and a "tail" nest over the
+    last position alone. So a 2x2 window padded in dimension 1 visits (0,0), (1,0), (0,1),
+    (1,1)."""
+    box = [_positions(d) for d in dims]
+    parts = [box]
+    trips = 1
+    for i in reversed(range(len(dims))):
+        if trips >= PEEL_LIMIT:
+            break
+        trips *= len(box[i])
+        if _constrained(dims[i], box[i]) and not _constrained(dims[i], box[i][:-1]):
+            parts = [[*box[:i], box[i][:-1], *box[i + 1 :]], [*box[:i], box[i][-1:], *box[i + 1 :]]]
+            break
+    return [p for part in parts for p in itertools.product(*part)]
+
+
 # --- reduce ----------------------------------------------------------------------------------
+
+TREE_WINDOW = 32
+"""The window of XLA:CPU's TreeReductionRewriter (its `reduce_window_size`)."""
+
+Layout = dict[int, tuple[int, int, int]]
+"""Per reduced numpy axis of one window pass: (window = stride, low padding, high padding)."""
+
+_SEQUENTIAL_KINDS = frozenset({"add", "multiply"})
+"""Kinds whose float result depends on the order of the steps (the others are exact)."""
 
 
 def _kept_shape(x: Array, axes: Sequence[int]) -> Shape:
     return tuple(s for i, s in enumerate(x.shape) if i not in axes)
 
 
-def ufunc_reduce(x: Array, init: Array, axes: Sequence[int], kind: str) -> Array:
-    """`kind`-reduce `x` over numpy `axes`, starting from the per-device scalar `init`."""
+def tree_layout(n: int) -> tuple[int, int, int]:
+    """One TreeReductionRewriter pass on a reduced dimension of size n: windows of min(n, 32)
+    with that stride, padded like `Padding::kSame` (the low side gets the smaller half)."""
+    w = min(n, TREE_WINDOW)
+    total = -(-n // w) * w - n
+    return w, total // 2, total - total // 2
+
+
+def reduction_passes(shape: Shape, axes: Sequence[int], tree: bool) -> Iterator[Layout]:
+    """The window passes of XLA:CPU's reduce over numpy `axes` of `shape`, ending with the
+    final reduce (one window over everything that is left). With `tree`, passes of
+    `tree_layout` windows (every reduced axis, all at once) repeat while a reduced axis is
+    longer than 32, as XLA's pass pipeline re-runs the rewrite on the reduce it leaves."""
+    sizes = {a: shape[a] for a in axes}
+    while tree and any(n > TREE_WINDOW for n in sizes.values()):
+        layout = {a: tree_layout(n) for a, n in sizes.items()}
+        yield layout
+        sizes = {a: (sizes[a] + lo + hi) // w for a, (w, lo, hi) in layout.items()}
+    yield {a: (n, 0, 0) for a, n in sizes.items()}
+
+
+def tap_stack(x: Array, layout: Layout, fill: Any) -> Array:
+    """`x` cut into the windows of `layout`: shape (...out, taps), the window positions of the
+    reduced axes on the last axis in XLA's order (`window_order`: row-major unless a window
+    dimension padded by one at its end is peeled); padding taps hold `fill`."""
+    pads = [layout[a][1:] if a in layout else (0, 0) for a in range(x.ndim)]
+    if any(lo or hi for lo, hi in pads):
+        x = np.pad(x, pads, constant_values=fill)
+    split: list[int] = []
+    for a, n in enumerate(x.shape):
+        w = layout[a][0] if a in layout else 1
+        split += [n // w, w]
+    order = [*range(0, 2 * x.ndim, 2), *range(1, 2 * x.ndim, 2)]
+    taps = x.reshape(split).transpose(order).reshape(*split[0::2], -1)
+    visit = _tree_visit(x.shape, layout)
+    return taps if visit is None else taps[..., visit]
+
+
+def _tree_visit(padded: Shape, layout: Layout) -> Array | None:
+    """The row-major tap numbers of `tap_stack` in XLA's `window_order`, None if row-major."""
+    dims = [
+        WindowDim(w, w, lo, 1, 1, padded[a] - lo - hi, padded[a] // w)
+        for a, (w, lo, hi) in sorted(layout.items())
+    ]
+    if not dims:
+        return None
+    positions = np.array(window_order(dims), dtype=np.int64).reshape(-1, len(dims))
+    visit = np.ravel_multi_index(tuple(positions.T), [d.size for d in dims])
+    return None if bool(np.all(visit == np.arange(visit.size))) else visit
+
+
+def _identity(kind: str, dtype: np.dtype[Any]) -> Any:
+    """The neutral element of a reducer kind (padding taps are no-ops: -0.0 keeps zero signs)."""
+    if dtype == np.bool_:
+        return kind in ("multiply", "minimum", "and")
+    if dtype.kind == "f":
+        floats = {"add": -0.0, "multiply": 1.0, "maximum": -np.inf, "minimum": np.inf}
+        return floats[kind]
+    info = np.iinfo(dtype)
+    ints = {"add": 0, "multiply": 1, "or": 0, "and": -1 if info.min < 0 else info.max}
+    return ints.get(kind, info.min if kind == "maximum" else info.max)
+
+
+def rounding_step(kind: str, element: Attribute) -> Callable[[Array, Array], Array]:
+    """One step `acc = kind(acc, x)` as XLA:CPU does it: f32/f64 with denormals flushed,
+    bf16 through f32 and rounded to bf16, f16 in f16 (numpy rounds every f16 op)."""
+    dtype = numpy_dtype(element)
+    uf = ufunc_for(kind, dtype)
+    if is_bf16(element):
+        return lambda acc, x: round_to_bf16(flush_denormals(uf(acc, x)))
+    return lambda acc, x: flush_denormals(uf(acc, x))
+
+
+def fast_reduce(
+    x: Array, init: Array, axes: Sequence[int], kind: str, element: Attribute, tree: bool
+) -> Array:
+    """`kind`-reduce `x` over numpy `axes` from the per-device scalar `init`, in XLA:CPU's
+    order: the `reduction_passes` windows, each window folded sequentially from `init` over its
+    taps in `tap_stack` order (add/multiply of floats step by step, rounding every step;
+    order-free kinds at once with the ufunc's reduce)."""
     kept = _kept_shape(x, axes)
-    start = expand(init, kept)
+    dtype = x.dtype
+    start = flush_denormals(np.asarray(init).astype(dtype))
+    if any(x.shape[a] == 0 for a in axes):
+        return expand(start, kept)
+    x = flush_denormals(x)
+    fill = _identity(kind, dtype)
+    uf = ufunc_for(kind, dtype)
+    step = rounding_step(kind, element)
+    sequential = dtype.kind == "f" and kind in _SEQUENTIAL_KINDS
+    for layout in reduction_passes(x.shape, axes, tree):
+        taps = tap_stack(x, layout, fill)
+        if sequential:
+            x = fold_taps(step, start, taps)
+        else:
+            reduced = uf.reduce(taps, axis=-1, dtype=dtype)
+            x = flush_denormals(uf(expand(start, reduced.shape), reduced))
+    return x.reshape(kept)
+
+
+YNN_MIN_ELEMENTS = 4096
+"""Input elements (per device) from which XLA:CPU hands an f32 add/max/min reduce to YNNPACK."""
+
+_YNN_KINDS = frozenset({"add", "maximum", "minimum"})
+
+
+def offloaded_to_ynn(
+    x: Array, axes: Sequence[int], kinds: Sequence[str], element: Attribute
+) -> bool:
+    """Whether XLA:CPU runs this reduce in YNNPACK (measured with jax 0.10.2: a one-input f32
+    reduce over some dimension by add/max/min of at least 4096 elements, whatever its
+    producer): the init is applied once and the order is YNNPACK's own."""
+    return (
+        isinstance(element, Float32Type)
+        and len(kinds) == 1
+        and kinds[0] in _YNN_KINDS
+        and bool(axes)
+        and math.prod(x.shape[1:]) >= YNN_MIN_ELEMENTS
+    )
+
+
+def numpy_reduce(x: Array, init: Array, axes: Sequence[int], kind: str) -> Array:
+    """`kind`-reduce `x` over numpy `axes` with numpy's own (pairwise) order, then apply the
+    per-device scalar `init` once: the stand-in for YNNPACK, whose order is not modelled."""
+    kept = _kept_shape(x, axes)
+    start = flush_denormals(expand(init, kept).astype(x.dtype))
     if any(x.shape[a] == 0 for a in axes):
         return start
-    dtype = _compute_dtype(x.dtype)
-    uf = ufunc_for(kind, dtype)
-    reduced = uf.reduce(flush_denormals(x.astype(dtype)), axis=tuple(axes), dtype=dtype)
-    return flush_denormals(uf(flush_denormals(start.astype(dtype)), reduced))
+    uf = ufunc_for(kind, x.dtype)
+    reduced = uf.reduce(flush_denormals(x), axis=tuple(axes), dtype=x.dtype)
+    return flush_denormals(uf(start, reduced))
+
+
+def fold_taps(step: Callable[[Array, Array], Array], init: Array, taps: Array) -> Array:
+    """acc = init, then acc = step(acc, tap) for every tap (last axis) in order."""
+    acc = expand(init, taps.shape[:-1])
+    for t in range(taps.shape[-1]):
+        acc = step(acc, taps[..., t])
+    return acc
 
 
 def fold_reduce(
@@ -283,17 +530,28 @@ def fold_reduce(
     axes: Sequence[int],
     elements: Sequence[Attribute],
 ) -> list[Array]:
-    """Apply the reducer region element by element in row-major order of the reduced axes,
-    vectorised across the kept positions (region arguments have shape (D, ...kept))."""
-    first = inputs[0]
-    kept_axes = [i for i in range(first.ndim) if i not in axes]
-    kept = _kept_shape(first, axes)
-    moved = [x.transpose([*kept_axes, *axes]).reshape(*kept, -1) for x in inputs]
-    acc = [expand(init, kept) for init in inits]
-    for r in range(moved[0].shape[-1]):
-        step = [*acc, *(m[..., r] for m in moved)]
-        acc = run_region(interpreter, region, step, kept, elements, "reduce")
-    return acc
+    """Apply the reducer region in XLA:CPU's order, vectorised across the windows (region
+    arguments have shape (D, ...windows)): the `reduction_passes` of a one-input reduce (the
+    tree rewrite skips variadic reduces), each window folded over its taps in `tap_stack`
+    order; padding taps are skipped."""
+    kept = _kept_shape(inputs[0], axes)
+    if any(inputs[0].shape[a] == 0 for a in axes):
+        return [expand(init, kept) for init in inits]
+    values = list(inputs)
+    for layout in reduction_passes(values[0].shape, axes, len(values) == 1):
+        stacks = [tap_stack(x, layout, 0) for x in values]
+        shape = stacks[0].shape[:-1]
+        padded = any(lo or hi for _, lo, hi in layout.values())
+        valid = tap_stack(np.ones(values[0].shape, np.bool_), layout, False) if padded else None
+        acc = [expand(init, shape) for init in inits]
+        for t in range(stacks[0].shape[-1]):
+            step = [*acc, *(s[..., t] for s in stacks)]
+            new = run_region(interpreter, region, step, shape, elements, "reduce")
+            acc = (
+                new if valid is None else [np.where(valid[..., t], n, a) for n, a in zip(new, acc)]
+            )
+        values = acc
+    return [v.reshape(kept) for v in values]
 
 
 # --- reduce_window ---------------------------------------------------------------------------
@@ -315,11 +573,23 @@ def _tap_indices(size: int, out: int, window: Window, dim: int) -> tuple[list[Ar
 
 
 def window_taps(shape: Shape, window: Window) -> Iterator[tuple[tuple[Array, ...], Array | None]]:
-    """Per window position (row-major): the open-mesh input index per output, and the validity
-    mask (None when every output reads a real element, not padding or a dilation hole)."""
+    """Per window position (in XLA's `window_order`): the open-mesh input index per output, and
+    the validity mask (None when every output reads a real element, not padding or a hole)."""
     out = window_shape(shape, window)
     per_dim = [_tap_indices(s, o, window, d) for d, (s, o) in enumerate(zip(shape, out))]
-    for taps in itertools.product(*(range(len(p[0])) for p in per_dim)):
+    dims = [
+        WindowDim(
+            window.size[d],
+            window.stride[d],
+            window.padding[d][0],
+            window.base_dilation[d],
+            window.window_dilation[d],
+            shape[d],
+            out[d],
+        )
+        for d in range(len(shape))
+    ]
+    for taps in window_order(dims):
         index = tuple(along(per_dim[d][0][w], d, len(out)) for d, w in enumerate(taps))
         valid = np.ones(out, dtype=np.bool_)
         for d, w in enumerate(taps):
@@ -344,6 +614,112 @@ def reduce_window(
         new = step(acc, taps)
         acc = new if valid is None else [np.where(valid, n, a) for n, a in zip(new, acc)]
     return acc
+
+
+SCAN_BASE = 16
+"""XLA:CPU's ReduceWindowRewriter base length: scans longer than this are tiled."""
+
+Step = Callable[[list[Array], list[Array]], list[Array]]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """A reduce_window that is a prefix scan along operand dimension `dim`: the window covers
+    the whole dimension, stride 1, padded by n-1 (inclusive) or n (exclusive) on the low
+    (`forward`) or high side, every other window dimension trivial."""
+
+    dim: int
+    forward: bool
+    exclusive: bool
+
+
+def _trivial(window: Window, d: int) -> bool:
+    return (
+        window.size[d] == 1
+        and window.stride[d] == 1
+        and window.padding[d] == (0, 0)
+        and window.base_dilation[d] == 1
+        and window.window_dilation[d] == 1
+    )
+
+
+def find_scan(shape: Shape, window: Window) -> Scan | None:
+    """The scan XLA:CPU's ReduceWindowRewriter rewrites (longer than SCAN_BASE), or None."""
+    dims = [d for d in range(len(shape)) if not _trivial(window, d)]
+    if len(dims) != 1:
+        return None
+    d = dims[0]
+    n = shape[d]
+    plain = window.stride[d] == 1 and window.base_dilation[d] == 1
+    if n <= SCAN_BASE or window.size[d] != n or not plain or window.window_dilation[d] != 1:
+        return None
+    lo, hi = window.padding[d]
+    if hi == 0 and lo in (n - 1, n):
+        return Scan(d, True, lo == n)
+    if lo == 0 and hi in (n - 1, n):
+        return Scan(d, False, hi == n)
+    return None
+
+
+def _pad_last(x: Array, lo: int, hi: int, init: Array) -> Array:
+    """`x` with `lo`/`hi` copies of the per-device scalar `init` around its last axis."""
+    parts = [expand(init, (*x.shape[:-1], k)).astype(x.dtype) for k in (lo, hi)]
+    return np.concatenate([parts[0], x, parts[1]], axis=-1)
+
+
+def _direct_scan(
+    step: Step, xs: Sequence[Array], inits: Sequence[Array], forward: bool, exclusive: bool
+) -> list[Array]:
+    """The scan along the last axis as the reduce_window itself (one window per output)."""
+    rank = xs[0].ndim - 1
+    n = xs[0].shape[-1]
+    pad = n if exclusive else n - 1
+    window = Window(
+        size=(1,) * (rank - 1) + (n,),
+        stride=(1,) * rank,
+        padding=((0, 0),) * (rank - 1) + ((pad, 0) if forward else (0, pad),),
+        base_dilation=(1,) * rank,
+        window_dilation=(1,) * rank,
+    )
+    return reduce_window(step, xs, inits, window)
+
+
+def scan_last(
+    step: Step, xs: Sequence[Array], inits: Sequence[Array], forward: bool, exclusive: bool
+) -> list[Array]:
+    """XLA:CPU's scan along the last axis (ReduceWindowRewriter): pad with the init to a
+    multiple of 16, scan every row of 16 directly, scan the rows' last (first, for a reverse
+    scan) elements exclusively (recursively), and combine each row with the carry in as
+    step(row, carry); exclusive scans put the init in front (behind)."""
+    n = xs[0].shape[-1]
+    if n <= SCAN_BASE:
+        return _direct_scan(step, xs, inits, forward, exclusive)
+    k = -(-n // SCAN_BASE) * SCAN_BASE
+    tiles = [
+        _pad_last(x, 0, k - n, i).reshape(*x.shape[:-1], k // SCAN_BASE, SCAN_BASE)
+        for x, i in zip(xs, inits, strict=True)
+    ]
+    rows = _direct_scan(step, tiles, inits, forward, False)
+    edges = [r[..., -1] if forward else r[..., 0] for r in rows]
+    carried = scan_last(step, edges, inits, forward, True)
+    carry = [
+        np.broadcast_to((c[..., :-1] if forward else c[..., 1:])[..., None], rows[0].shape)
+        for c in carried
+    ]
+    flat = [c.reshape(*c.shape[:-2], k)[..., :n] for c in step(rows, carry)]
+    if not exclusive:
+        return flat
+    return [_pad_last(f, int(forward), int(not forward), i) for f, i in zip(flat, inits)]
+
+
+def scan_window(
+    step: Step, inputs: Sequence[Array], inits: Sequence[Array], scan: Scan
+) -> list[Array]:
+    """A `find_scan` reduce_window in XLA:CPU's order (see `scan_last`)."""
+    axis = 1 + scan.dim
+    moved = [np.moveaxis(x, axis, -1) for x in inputs]
+    outs = scan_last(step, moved, inits, scan.forward, scan.exclusive)
+    return [np.moveaxis(o, -1, axis) for o in outs]
 
 
 # --- scatter ---------------------------------------------------------------------------------
@@ -692,6 +1068,12 @@ def _fast_kinds(region: Region, allowed: frozenset[str]) -> list[str] | None:
 _SCATTER_KINDS = UFUNC_KINDS | {"replace", "keep"}
 
 
+def _rounds_every_update(kinds: Sequence[str], elements: Sequence[Attribute]) -> bool:
+    """A bf16 add/multiply scatter: numpy's `ufunc.at` on the f32 storage cannot round to bf16
+    after each update, as XLA:CPU does (f16 is stored as f16, so `at` rounds it)."""
+    return any(is_bf16(e) and k in _SEQUENTIAL_KINDS for k, e in zip(kinds, elements, strict=True))
+
+
 @register_impls
 class HloComputationFunctions(InterpreterFunctions):
     """dot, reduce, reduce_window, gather, scatter, sort."""
@@ -714,8 +1096,13 @@ class HloComputationFunctions(InterpreterFunctions):
         axes = [1 + d for d in op.dimensions.data]
         kinds = _fast_kinds(op.body, UFUNC_KINDS)
         with np.errstate(all="ignore"):
-            if kinds is not None:
-                outs = [ufunc_reduce(x, i, axes, k) for x, i, k in zip(inputs, inits, kinds)]
+            if kinds is not None and offloaded_to_ynn(inputs[0], axes, kinds, elements[0]):
+                outs = [numpy_reduce(inputs[0], inits[0], axes, kinds[0])]
+            elif kinds is not None:
+                outs = [
+                    fast_reduce(x, i, axes, k, e, tree=n == 1)
+                    for x, i, k, e in zip(inputs, inits, kinds, elements, strict=True)
+                ]
             else:
                 outs = fold_reduce(interpreter, op.body, inputs, inits, axes, elements)
         return (_pack(outs, op.result.type),)
@@ -730,14 +1117,11 @@ class HloComputationFunctions(InterpreterFunctions):
         inits = [np.asarray(v) for v in args[n:]]
         kinds = _fast_kinds(op.body, UFUNC_KINDS)
         if kinds is not None:
-            inputs = [flush_denormals(x.astype(_compute_dtype(x.dtype))) for x in inputs]
-            ufuncs = [ufunc_for(k, x.dtype) for k, x in zip(kinds, inputs)]
+            inputs = [flush_denormals(x) for x in inputs]
+            steps = [rounding_step(k, e) for k, e in zip(kinds, elements, strict=True)]
 
             def step(acc: list[Array], taps: list[Array]) -> list[Array]:
-                return [
-                    flush_denormals(uf(flush_denormals(a), t))
-                    for uf, a, t in zip(ufuncs, acc, taps)
-                ]
+                return [s(flush_denormals(a), t) for s, a, t in zip(steps, acc, taps)]
         else:
 
             def step(acc: list[Array], taps: list[Array]) -> list[Array]:
@@ -746,8 +1130,13 @@ class HloComputationFunctions(InterpreterFunctions):
                     interpreter, op.body, [*acc, *taps], shape, elements, "reduce_window"
                 )
 
+        window = op.window.data
+        scan = find_scan(inputs[0].shape[1:], window)
         with np.errstate(all="ignore"):
-            outs = reduce_window(step, inputs, inits, op.window.data)
+            if scan is not None:
+                outs = scan_window(step, inputs, inits, scan)
+            else:
+                outs = reduce_window(step, inputs, inits, window)
         return (_pack(outs, op.result.type),)
 
     @impl(GatherOp)
@@ -766,9 +1155,9 @@ class HloComputationFunctions(InterpreterFunctions):
         n = len(op.inputs)
         elements = _elements(op.inputs)
         kinds = _fast_kinds(op.update_computation, _SCATTER_KINDS)
+        if kinds is not None and _rounds_every_update(kinds, elements):
+            kinds = None  # bf16 add/multiply: the region's own bf16 ops round every update
         outs = [np.array(x) for x in _as_elements(args[:n], elements)]
-        if kinds is not None:
-            outs = [o.astype(_compute_dtype(o.dtype)) for o in outs]
         raw_updates = args[n + 1 :]
         dn = scatter_with_devices(op.dimension_numbers.data)
         full, valid, perm = scatter_targets(

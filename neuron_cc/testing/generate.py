@@ -457,14 +457,18 @@ class Builder:
         rank = len(v.type.shape)
         dims = sorted(self.draw(st.sets(st.integers(0, rank - 1), min_size=1)))
         kind = self.choice(["add", "maximum", "minimum"])
-        init = self.scalar_constant(v.type.dtype, 0 if kind == "add" else self.integers(-1, 1))
-        self.use(v, init)
+        self.use(v)
         t = v.type.with_shape([d for i, d in enumerate(v.type.shape) if i not in dims])
         scalar = TensorT((), v.type.dtype)
-        mag = v.mag * v.type.size + init.mag if kind == "add" else max(v.mag, init.mag)
+        # The init is the reducer's identity, as XLA assumes (its simplifier drops the init of
+        # a reduce over size-1 dimensions, and its tree rewrite applies it once per window), so
+        # the program's result does not depend on how often it is applied. It is not pooled.
+        init = self.fresh()
+        self.emit(f"{init} = hlo.constant dense<{_IDENTITIES[kind][v.type.dtype]}> : {scalar}")
+        mag = v.mag * v.type.size if kind == "add" else v.mag
         name = self.fresh()
         self.emit(
-            f"{name} = hlo.reduce({v.name} : {v.type}) init({init.name} : {scalar}) "
+            f"{name} = hlo.reduce({v.name} : {v.type}) init({init} : {scalar}) "
             f"dimensions = {_ints(dims)} {{"
         )
         self.reducer_body(kind, scalar)
@@ -659,10 +663,7 @@ class Builder:
         ops = [first]
         if self.flip(0.3):
             rank = len(first.type.shape)
-            # Never s32 with bf16 alone: legalize-ccops-for-tensorizer then promotes to s32 and
-            # truncates the bf16 values (documented, as in the reference).
-            dtypes = {"i32": ["i32", "f32"], "bf16": ["bf16", "f32"]}.get(first.type.dtype, DTYPES)
-            other = TensorT(tuple(self.integers(1, 3) for _ in range(rank)), self.choice(dtypes))
+            other = TensorT(tuple(self.integers(1, 3) for _ in range(rank)), self.choice(DTYPES))
             ops.append(self.of_type(other))
         self.recipe(f"all_gather/{mode}")
         self.use(*ops)
@@ -918,6 +919,14 @@ class Builder:
 
 def _ints(xs: Sequence[int]) -> str:
     return "[" + ", ".join(str(x) for x in xs) + "]"
+
+
+_IDENTITIES = {
+    "add": {"f32": "0.0", "bf16": "0.0", "i32": "0"},
+    "maximum": {"f32": "0xFF800000", "bf16": "0xFF80", "i32": str(-(2**31))},
+    "minimum": {"f32": "0x7F800000", "bf16": "0x7F80", "i32": str(2**31 - 1)},
+}
+"""Per reducer and element type, the identity as an MLIR literal (hex floats: +-inf)."""
 
 
 def _literal(c: float) -> str:

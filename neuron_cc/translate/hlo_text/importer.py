@@ -8,16 +8,25 @@ not model are kept verbatim as `xla.<key>` string attributes so export reproduce
 `sharding=`, which becomes an `xla.sharding = #hlo.sharding<...>` attribute (raw text if it
 does not parse).
 
+Refusals follow XLA's parser (tests/test_hlo_import_refusals.py measures each against it):
+literals as `literals.py` reads them, layouts as `layouts.py`, the module header's keys and
+values and `result_accuracy` as `values.py` (kept raw once checked), and a declared operand
+shape (`f32[4] %a`) must be the operand's shape. Each refusal is a located `HloImportError`.
+
 Differences from XLA's own parser: mesh-axes replica groups are expanded to explicit groups;
 `entry_computation_layout` is recomputed on export; when the header has no `num_partitions`
 but names an sdy mesh, the mesh size is used; `hlo.use_spmd_partitioning` is set when
-num_partitions > 1.
+num_partitions > 1. Refused although XLA's parser accepts them: elided constants (unless
+allowed), layouts that are not a permutation of the dimensions (XLA's layout validation refuses
+them later), and whatever the verifier refuses. Accepted although XLA's parser refuses it: a
+`{}` layout on a scalar (`f32[]{}`, older dumps).
 """
 
 from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -50,15 +59,42 @@ from neuron_cc.translate.hlo_text.builders import (
     op_name,
 )
 from neuron_cc.translate.hlo_text.lexer import HloParseError
-from neuron_cc.translate.hlo_text.literals import parse_literal
+from neuron_cc.translate.hlo_text.literals import LiteralSyntaxError, parse_literal
 from neuron_cc.translate.hlo_text.parser import (
     Computation,
     HloModuleRecord,
     HloTextParser,
     Instruction,
 )
+from neuron_cc.translate.hlo_text.shapes import ShapeError, shape_text
+from neuron_cc.translate.hlo_text.values import (
+    RESULT_ACCURACY_OPCODES,
+    Problem,
+    alias_problem,
+    aliases,
+    check_bool,
+    check_bool_list,
+    check_computation_layout,
+    check_frontend_attributes,
+    check_result_accuracy,
+    donors,
+)
 
 ENTRY_ATTR = "hlo.entry"
+# XLA's module header attributes and the syntax check of each value (None: checked on use).
+_HEADER_CHECKS: dict[str, Callable[[str], Problem] | None] = {
+    "is_scheduled": check_bool,
+    "replica_count": None,
+    "num_partitions": None,
+    "input_output_alias": lambda raw: aliases(raw)[1],
+    "buffer_donor": lambda raw: donors(raw)[1],
+    "alias_passthrough_params": check_bool,
+    "entry_computation_layout": check_computation_layout,
+    "frontend_attributes": check_frontend_attributes,
+    "allow_spmd_sharding_propagation_to_parameters": check_bool_list,
+    "allow_spmd_sharding_propagation_to_output": check_bool_list,
+    "origin_recovery_table": None,
+}
 _VARIADIC_REDUCERS = frozenset({"reduce", "reduce-window", "scatter"})
 _OPS: dict[str, type[Operation]] = {op.name: op for op in HLO.operations}
 
@@ -156,8 +192,28 @@ class _Importer:
         self.building: list[str] = []
         """Computations whose bodies are being built (to reject recursion)."""
 
+    def check_header(self) -> None:
+        """XLA's header attributes only, each once, with values XLA's parser accepts."""
+        record = self.record
+        seen: set[str] = set()
+        for (key, raw), pos in zip(record.header, record.header_pos, strict=True):
+            if key not in _HEADER_CHECKS:
+                known = ", ".join(sorted(_HEADER_CHECKS))
+                raise HloParseError(f"unknown HloModule attribute '{key}' (XLA knows {known})", pos)
+            if key in seen:
+                raise HloParseError(f"HloModule attribute '{key}' is given twice", pos)
+            seen.add(key)
+            check = _HEADER_CHECKS[key]
+            problem = check(raw) if check is not None else None
+            if problem is None and key in ("input_output_alias", "buffer_donor"):
+                entries = aliases(raw)[0] if key == "input_output_alias" else donors(raw)[0]
+                problem = alias_problem(entries, record.entry.root.type)
+            if problem is not None:
+                raise HloParseError(f"HloModule attribute {key}: {problem[0]}", pos + problem[1])
+
     def module(self) -> ModuleOp:
         record = self.record
+        self.check_header()
         funcs: list[Operation] = []
         called = _called_computations(record)
         regions = _region_computations(record)
@@ -263,7 +319,7 @@ class _Importer:
                 ops.append(self.instruction(inst, values, ops))
         block.add_ops(ops)
         if unpack:
-            returned = [self.operand(o, comp.root, values, ops) for o in comp.root.operands]
+            returned = self.checked_operands(comp.root, values, ops)
         else:
             root = values.get(comp.root.name)
             if root is None:
@@ -292,26 +348,35 @@ class _Importer:
             raise HloParseError(f"operand '%{operand}' of '%{user.name}' is not defined", user.pos)
         return value
 
+    def checked_operands(
+        self, inst: Instruction, values: dict[str, SSAValue], ops: list[Operation]
+    ) -> list[SSAValue]:
+        """The operands' values; a declared operand shape (`f32[4] %a`) must be the operand's
+        shape, layouts aside (XLA's parser refuses the module otherwise)."""
+        operands = [self.operand(o, inst, values, ops) for o in inst.operands]
+        for index, (declared, pos) in inst.operand_shapes.items():
+            actual = operands[index].type
+            if actual != declared:
+                name = inst.operands[index]
+                raise HloParseError(
+                    f"operand '%{name}' of '%{inst.name}' is declared {_shape(declared)} but is "
+                    f"{_shape(actual)}",
+                    pos,
+                )
+        return operands
+
     # --- instructions ----------------------------------------------------------------------
 
     def instruction(
         self, inst: Instruction, values: dict[str, SSAValue], ops: list[Operation]
     ) -> Operation:
-        operands: list[SSAValue] = []
-        for operand in inst.operands:
-            if isinstance(operand, Instruction):
-                if operand.opcode == "parameter":
-                    raise HloParseError("inline parameter operands are not supported", operand.pos)
-                ops.append(self.instruction(operand, values, ops))
-                operand = operand.name
-            value = values.get(operand)
-            if value is None:
-                raise HloParseError(
-                    f"operand '%{operand}' of '%{inst.name}' is not defined", inst.pos
-                )
-            operands.append(value)
+        operands = self.checked_operands(inst, values, ops)
         try:
             op = self.build(inst, operands)
+        except LiteralSyntaxError as e:
+            raise HloParseError(
+                f"{inst.opcode} '%{inst.name}': {e}", inst.payload_pos + e.offset
+            ) from None
         except AttrError as e:
             raise HloParseError(f"{inst.opcode} '%{inst.name}': {e}", inst.pos) from None
         self.positions[op] = inst.pos
@@ -320,7 +385,20 @@ class _Importer:
             values[inst.name] = op.results[0]
         return op
 
+    def check_result_accuracy(self, inst: Instruction) -> None:
+        raw = inst.attrs.get("result_accuracy")
+        if raw is None:
+            return
+        pos = inst.attr_pos.get("result_accuracy", inst.pos)
+        where = f"{inst.opcode} '%{inst.name}'"
+        if inst.opcode not in RESULT_ACCURACY_OPCODES:
+            raise HloParseError(f"{where}: {inst.opcode} takes no result_accuracy attribute", pos)
+        problem = check_result_accuracy(raw)
+        if problem is not None:
+            raise HloParseError(f"{where}: result_accuracy: {problem[0]}", pos + problem[1])
+
     def build(self, inst: Instruction, operands: list[SSAValue]) -> Operation:
+        self.check_result_accuracy(inst)
         consumer = Consumer(inst)
         if inst.opcode == "constant":
             value = parse_literal(
@@ -378,6 +456,13 @@ def _layout_of(shape_text: str) -> tuple[int, ...] | None:
     if m is None or ":" in shape_text:
         return None
     return tuple(int(v) for v in m.group(1).split(",") if v.strip())
+
+
+def _shape(t: Attribute) -> str:
+    try:
+        return shape_text(t, layout=False)
+    except ShapeError:
+        return str(t)
 
 
 def _single(raw: str, inst: Instruction) -> str:

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from neuron_cc.dialects.hlo.types import TokenType, tuple_type
+from neuron_cc.translate.hlo_text.layouts import layout_problem, minor_to_major
 from neuron_cc.translate.hlo_text.lexer import Cursor
 
 ELEMENT_TYPES: dict[str, Attribute] = {
@@ -40,7 +41,12 @@ ELEMENT_TYPES: dict[str, Attribute] = {
     "f64": Float64Type(),
 }
 
-_ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^{}]*\})?")
+# A `{` after the dims opens a layout only when an integer or `:` follows (XLA's look-ahead), so
+# `-> f32[4] {` in a signature is not one. Unlike XLA, a `{}` right after the dims is read as an
+# empty layout (valid for scalars only), as older dumps print `f32[]{}`.
+_ARRAY_SHAPE = re.compile(
+    r"([a-z][a-z0-9]*)\[([^\]]*)\](?:[ \t\n\r]*(\{(?=[ \t\n\r]*[-0-9:])[^{}]*\})|(\{\}))?"
+)
 # Fast paths for the common instruction layout (one regex match instead of a dozen cursor
 # calls); anything else (comments, newlines, old-style typed or inline operands, errors) takes
 # the general cursor path, which owns every error message.
@@ -48,6 +54,7 @@ _ID = r"[A-Za-z_][A-Za-z0-9_.\-]*"
 _INST_HEAD = re.compile(rf"%?({_ID})[ \t]*=")
 _SIMPLE_OPERANDS = re.compile(rf"[ \t]*\(((?:[ \t]*%{_ID}[ \t]*,)*[ \t]*%{_ID}[ \t]*)?\)")
 _ATTR_KEY = re.compile(rf"[ \t]*,[ \t]*({_ID})[ \t]*=")
+_XLA_WHITESPACE = " \t\n\r"
 _SECTION_NAMES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 _SECTION_LINE = re.compile(
     r"[ \t]*(?:FileNames|FunctionNames|FileLocations|StackFrames|[0-9]+ )[^\n]*\n?"
@@ -68,6 +75,14 @@ class Instruction:
     """The original shape text when some layout in it is not the default."""
     payload: str | None = None
     """The raw text between the parentheses of `constant(...)` / `parameter(N)`."""
+    payload_pos: int = 0
+    """The offset of `payload` in the module text."""
+    attr_pos: dict[str, int] = field(default_factory=dict[str, int])
+    """Attribute name -> offset of its value in the module text."""
+    operand_shapes: dict[int, tuple[Attribute, int]] = field(
+        default_factory=dict[int, tuple[Attribute, int]]
+    )
+    """Operand index -> (declared type, offset) of operands written with a shape, `f32[4] %a`."""
 
 
 @dataclass
@@ -87,6 +102,8 @@ class HloModuleRecord:
     sections: str | None
     computations: dict[str, Computation]
     entry: Computation
+    header_pos: list[int] = field(default_factory=list[int])
+    """The offset of each header value in the module text."""
 
 
 class ShapeParser:
@@ -119,9 +136,26 @@ class ShapeParser:
         key = m.group(0)
         hit = self.cache.get(key)
         if hit is None:
-            hit = self._array(m.group(1), m.group(2), m.group(3), m.start())
+            group = 3 if m.group(3) is not None else 4
+            layout = m.group(group)
+            hit = self._array(m.group(1), m.group(2), layout, m.start())
+            t = hit[0]
+            if layout is not None and isinstance(t, TensorType):
+                self._check_layout(layout, len(t.get_shape()), m.start(group), m.start())
             self.cache[key] = hit
         return hit
+
+    def _check_layout(self, layout: str, rank: int, pos: int, shape_pos: int) -> None:
+        """XLA's layout syntax (errors at the offending token), and a minor-to-major permutation
+        of the dimensions (at the shape; XLA's parser only counts the entries, its layout
+        validation refuses the rest later)."""
+        problem = layout_problem(layout)
+        if problem is not None:
+            self.cursor.error(f"malformed layout {layout}: {problem[0]}", pos + problem[1])
+        if sorted(minor_to_major(layout)) != list(range(rank)):
+            self.cursor.error(
+                f"layout {layout} is not a permutation of the {rank} dimensions", shape_pos
+            )
 
     def _array(
         self, elem: str, dims_text: str, layout: str | None, pos: int
@@ -141,17 +175,6 @@ class ShapeParser:
             dims.append(int(d))
         default = "{" + ",".join(str(i) for i in range(len(dims) - 1, -1, -1)) + "}"
         custom = layout is not None and layout != default and not (layout == "{}" and not dims)
-        if custom and layout is not None:
-            minor_to_major = layout[1:-1].split(":")[0].replace(" ", "")
-            order = minor_to_major.split(",") if minor_to_major else []
-            if (
-                all(o.isdigit() for o in order)
-                and order
-                and sorted(map(int, order)) != list(range(len(dims)))
-            ):
-                self.cursor.error(
-                    f"layout {layout} is not a permutation of the {len(dims)} dimensions", pos
-                )
         return TensorType(element, dims), custom
 
 
@@ -168,9 +191,12 @@ class HloTextParser:
         c.expect("HloModule", "at the start of the module")
         name = c.name("a module name")
         header: list[tuple[str, str]] = []
+        header_pos: list[int] = []
         while c.accept(","):
             key = c.name("a module attribute")
             c.expect("=")
+            c.skip()
+            header_pos.append(c.pos)
             header.append((key, c.raw_value()))
         sections = self._sections()
         computations: dict[str, Computation] = {}
@@ -189,7 +215,7 @@ class HloTextParser:
         if entry is None:
             entry = list(computations.values())[-1]
             entry.is_entry = True
-        return HloModuleRecord(name, header, sections, computations, entry)
+        return HloModuleRecord(name, header, sections, computations, entry, header_pos)
 
     def _sections(self) -> str | None:
         c = self.c
@@ -290,7 +316,7 @@ class HloTextParser:
         opcode = c.name("an opcode")
         inst = Instruction(name, t, opcode, [], {}, pos, shape_text)
         if opcode in ("constant", "parameter"):
-            inst.payload = self._balanced_payload()
+            inst.payload, inst.payload_pos = self._balanced_payload()
         else:
             simple = _SIMPLE_OPERANDS.match(c.text, c.pos)
             if simple is not None:
@@ -311,10 +337,14 @@ class HloTextParser:
                 break
             if key in inst.attrs:
                 c.error(f"attribute '{key}' is given twice")
+            c.skip()
+            inst.attr_pos[key] = c.pos
             inst.attrs[key] = c.raw_value()
         return inst
 
-    def _balanced_payload(self) -> str:
+    def _balanced_payload(self) -> tuple[str, int]:
+        """The text between `(` and its matching `)` without XLA's whitespace around it, and
+        where it starts."""
         c = self.c
         c.expect("(")
         start = c.pos
@@ -334,7 +364,9 @@ class HloTextParser:
                 depth -= 1
                 pos = close + 1
         c.pos = pos
-        return text[start : pos - 1].strip()
+        raw = text[start : pos - 1]
+        body = raw.lstrip(_XLA_WHITESPACE)
+        return body.rstrip(_XLA_WHITESPACE), start + len(raw) - len(body)
 
     def _operands(self, inst: Instruction) -> None:
         c = self.c
@@ -342,23 +374,22 @@ class HloTextParser:
         if c.accept(")"):
             return
         while True:
-            inst.operands.append(self._operand())
+            inst.operands.append(self._operand(inst))
             if c.accept(")"):
                 return
             c.expect(",", "between operands")
 
-    def _operand(self) -> str | Instruction:
+    def _operand(self, user: Instruction) -> str | Instruction:
+        """`%a`, `f32[4] %a` (the declared shape is kept in `user.operand_shapes`) or a nested
+        instruction `f32[4] negate(%a)`."""
         c = self.c
         c.skip()
         pos = c.pos
         if c.text.startswith("%", pos):
             return c.name("an operand")
+        declared: Attribute | None = None
         if c.peek() == "(" or _ARRAY_SHAPE.match(c.text, c.pos):
-            save = c.pos
-            try:
-                self.shapes.shape()
-            except Exception:
-                c.pos = save
+            declared = self.shapes.shape()[0]
         c.skip()
         op_pos = c.pos
         word = c.name("an operand")
@@ -367,6 +398,8 @@ class HloTextParser:
             c.pos = op_pos
             self.counter += 1
             return self._inline_instruction(f"{word}.inline{self.counter}", pos)
+        if declared is not None:
+            user.operand_shapes[len(user.operands)] = (declared, pos)
         return word
 
     def _inline_instruction(self, name: str, pos: int) -> Instruction:
