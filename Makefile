@@ -25,9 +25,14 @@ demo: venv
 	@echo "== collectives after"
 	@$(BIN)/neuron-run build/grad_accum.opt.mlir --random-inputs 0 --stats
 
-lint: venv
+# lint = ruff check + ruff format --check + typecheck (basedpyright, strict; see pyproject.toml)
+# + the import layers (import-linter contracts in pyproject.toml).
+lint: venv typecheck
 	$(BIN)/ruff check neuron_cc tests tools
 	$(BIN)/ruff format --check neuron_cc tests tools
+	$(BIN)/lint-imports
+
+typecheck: venv
 	$(BIN)/basedpyright
 
 lit: venv

@@ -6,13 +6,13 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 from neuron_cc.analysis.accumulation import NotMovable, trace_accumulations
-from neuron_cc.analysis.replica_groups import (
+from neuron_cc.dialects.hlo.collectives import AllReduceOp
+from neuron_cc.dialects.hlo.control_flow import WhileOp
+from neuron_cc.dialects.replica_groups import (
     matches_reference,
     next_channel_id,
     parse_reference_groups,
 )
-from neuron_cc.dialects.hlo.collectives import AllReduceOp
-from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.testing.ir import parse_module
 
 T = "tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<8x4xf32>>"

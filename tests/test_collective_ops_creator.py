@@ -16,12 +16,12 @@ from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from neuron_cc.analysis.replica_groups import next_channel_id as analysis_next_channel_id
 from neuron_cc.dialects.hlo.attributes import ReplicaGroupsAttr
+from neuron_cc.dialects.replica_groups import next_channel_id as analysis_next_channel_id
 from neuron_cc.interpreter.runner import run_module
 from neuron_cc.spmd.collective_ops_creator import (
     CollectiveOpsCreator,
-    _expand_device_groups,  # pyright: ignore[reportPrivateUsage]
+    _expand_device_groups,
     default_collective_ops_creator,
     next_channel_id,
     per_group_collective_ops_creator,

@@ -15,22 +15,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 
-from neuron_cc.dialects.hlo.collectives import CollectiveOp
-from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
-from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
-from neuron_cc.testing.ir import inside_while
-from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
-from neuron_cc.translate.hlo_text.importer import import_hlo
+from neuron_cc.testing.corpus_pipeline import corpus_cases, pipeline_case
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "jax"
-CASES = sorted(p.parent.name for p in CORPUS.glob("*/spmd.hlo"))
+CASES = corpus_cases(CORPUS)
 MOVES_DESPITE_EXPECT = {"grad_accum_ones_init"}
 BF16_SCALE = {
     "grad_accum_bf16_convert",
@@ -40,15 +32,6 @@ BF16_SCALE = {
     "reduce_scatter_accum_bf16",
     "bf16_clip_global_norm",
 }
-
-
-def in_loop_collectives(module: ModuleOp) -> list[str]:
-    """Names of collectives nested in a while body (kind, e.g. 'hlo.all_reduce')."""
-    found: list[str] = []
-    for op in module.walk():
-        if isinstance(op, CollectiveOp | CollectivePermuteOp) and inside_while(op):
-            found.append(op.name)
-    return sorted(found)
 
 
 def _expect(case: str) -> tuple[int, int]:
@@ -66,43 +49,9 @@ def _expect(case: str) -> tuple[int, int]:
     return movable, stay
 
 
-def _run(module: ModuleOp, case: str) -> tuple[RunResult, dict[str, Any]]:
-    with np.load(CORPUS / case / "inputs.npz") as data:
-        arrays = {k: data[k] for k in data.files}
-    inputs = inputs_from_npz(entry_function(module), arrays, 8)
-    return run_module(module, inputs), arrays
-
-
-def pipeline_case(case: str) -> dict[str, Any]:
-    """Run the default pipeline on a case; collect the figures the README table shows."""
-    module = import_hlo((CORPUS / case / "spmd.hlo").read_text())
-    before_loops = in_loop_collectives(module)
-    before, arrays = _run(module, case)
-    NeuronDefaultPipelinePass().apply(Context(), module)
-    module.verify()
-    after_loops = in_loop_collectives(module)
-    after, _ = _run(module, case)
-    launches = {
-        k: (
-            before.state.stats[k].launches,
-            after.state.stats.get(k, before.state.stats[k]).launches,
-        )
-        for k in before.state.stats
-    }
-    return {
-        "case": case,
-        "module": module,
-        "before_loops": before_loops,
-        "after_loops": after_loops,
-        "launches": launches,
-        "outputs": after.outputs,
-        "oracle": arrays,
-    }
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_default_pipeline_on_corpus(case: str) -> None:
-    r = pipeline_case(case)
+    r = pipeline_case(CORPUS, case)
     movable, stay = _expect(case)
     assert len(r["before_loops"]) == movable + stay, r["before_loops"]
     assert len(r["after_loops"]) == stay, (r["before_loops"], r["after_loops"])
@@ -123,9 +72,9 @@ def test_default_pipeline_on_corpus(case: str) -> None:
 
 
 def test_launches_drop_to_one_per_accumulation() -> None:
-    r = pipeline_case("grad_accum_zero_init")
+    r = pipeline_case(CORPUS, "grad_accum_zero_init")
     assert r["launches"]["all-reduce"] == (4, 1)
-    r = pipeline_case("reduce_scatter_dus_sink")
+    r = pipeline_case(CORPUS, "reduce_scatter_dus_sink")
     assert r["launches"]["reduce-scatter"][1] == 1
-    r = pipeline_case("fsdp_allgather_carried_weight")
+    r = pipeline_case(CORPUS, "fsdp_allgather_carried_weight")
     assert r["launches"]["all-gather"][1] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from io import StringIO
 
@@ -121,7 +122,7 @@ def _is_canonical(dims: tuple[int, ...], perm: tuple[int, ...]) -> bool:
     if len(dims) == 1:
         return perm == (0,)
     no_unit = all(d > 1 for d in dims)
-    no_runs = all(b != a + 1 for a, b in zip(perm, perm[1:], strict=False))
+    no_runs = all(b != a + 1 for a, b in itertools.pairwise(perm))
     return no_unit and no_runs
 
 

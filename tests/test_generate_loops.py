@@ -24,11 +24,11 @@ from hypothesis import given
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.control_flow import WhileOp
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.generate_loops import Expect, LoopCase, loop_cases
 from neuron_cc.testing.ir import neuron_context, parse_module
 from neuron_cc.transforms import get_all_passes

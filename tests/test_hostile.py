@@ -125,14 +125,14 @@ def _child(job: dict[str, object]) -> NoReturn:
         code = module.main(argv)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except BaseException:  # noqa: BLE001 - a traceback is what the test looks for
+    except BaseException:
         traceback.print_exc()
         code = 70
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except BaseException:  # noqa: BLE001, S110
+            except BaseException:
                 pass
         os._exit(code)
 

@@ -2,7 +2,7 @@
 
 Inputs carry a leading device axis (device d = flattened id r*P+p holds `arange(n) + 100*d`).
 Expected values are written out explicitly or computed by the tiny reference below, which is
-written from DESIGN §5's definitions and does NOT call neuron_cc.analysis.
+written from docs/collective-semantics.md §5's definitions and does NOT call neuron_cc.analysis.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def all_reduce_fn(groups: str, flags: str = "", t: str = "tensor<4xf32>", reg: s
     )
 
 
-# --- independent reference (DESIGN §5) -------------------------------------------------------
+# --- independent reference (docs/collective-semantics.md §5) -------------------------------------------------------
 
 
 def ref_groups(groups: Sequence[Sequence[int]], mode: str, r: int, p: int) -> list[list[int]]:
@@ -151,7 +151,7 @@ def ref_all_to_all(x: Array, groups: list[list[int]], dim: int) -> Array:
 
 
 def test_reference_expands_modes_like_design() -> None:
-    # Sanity of the test's own reference against DESIGN §5's worked examples.
+    # Sanity of the test's own reference against docs/collective-semantics.md §5's worked examples.
     assert ref_groups([[0, 1]], "cross_replica_and_partition", 2, 4) == [[0, 1, 2, 3, 4, 5, 6, 7]]
     assert ref_groups([[1, 0]], "cross_replica_and_partition", 2, 2) == [[2, 3, 0, 1]]
     assert ref_groups([[0, 1]], "cross_replica", 2, 4) == [[0, 4], [1, 5], [2, 6], [3, 7]]

@@ -1,4 +1,4 @@
-"""The interpreter reproduces XLA's executions of the real JAX corpus (DESIGN §7).
+"""The interpreter reproduces XLA's executions of the real JAX corpus (docs/interpreter.md §7).
 
 Every `spmd.hlo` and `opt.hlo` of tests/corpus runs on 8 simulated devices with the case's
 inputs; every output on every device must match the oracle in inputs.npz (computed by the
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from neuron_cc.analysis.replica_groups import device_counts
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.translate.hlo_text.importer import import_hlo
 

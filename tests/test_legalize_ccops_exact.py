@@ -32,9 +32,9 @@ from xdsl.ir import Attribute, Operation
 from neuron_cc.analysis.update_slices import exact_conversion
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.types import element_type_name, tensor_type
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import entry_function, run_module
 from neuron_cc.testing import EquivalenceError, assert_equivalent
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.ir import neuron_context, parse_module
 from neuron_cc.transforms.decompose_cc_ops import DecomposeCcOpsPass
 from neuron_cc.transforms.legalize_ccops_for_tensorizer import (
@@ -564,7 +564,7 @@ def _run_on_xla(tmp: Path, jobs: list[XlaJob]) -> dict[str, list[Array]]:
         hlo.write_text(export_hlo(job.module))
         npz = tmp / f"{job.name}.in.npz"
         arrays = {f"arg{i}_dev{p}": x[p] for i, x in enumerate(job.inputs) for p in range(2)}
-        np.savez(npz, **arrays)  # pyright: ignore[reportArgumentType]
+        np.savez(npz, **arrays)
         params = [
             element_type_name(tensor_type(t).element_type)
             for t in entry_function(job.module).function_type.inputs.data

@@ -22,7 +22,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.analysis.while_loops import (
     body_root_tuple,
     enclosing_loop,
@@ -35,6 +34,7 @@ from neuron_cc.analysis.while_loops import (
 )
 from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent
 from neuron_cc.testing.ir import neuron_context as _context

@@ -17,9 +17,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
 from neuron_cc.testing.ir import ops_in_loops

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def _write(tmp_path: Path, text: str, name: str = "in.mlir") -> Path:
     return path
 
 
-def _assert_user_error(result, *fragments: str) -> None:
+def _assert_user_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
     assert result.returncode == 1, result
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("error: "), result.stderr

@@ -26,8 +26,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.entry import find_entry
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceScatterOp
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.interpreter.values import Value
 from neuron_cc.testing import EquivalenceError, assert_equivalent, random_inputs
@@ -600,7 +600,7 @@ builtin.module {
 @pytest.mark.parametrize("make", ALL_PASSES, ids=lambda p: p.name)
 def test_no_entry_computation(make: Callable[[], ModulePass], tmp_path: Path) -> None:
     module = parse(NO_ENTRY)
-    with pytest.raises(PassFailedException, match="^module has no entry computation$"):
+    with pytest.raises(PassFailedException, match=r"^module has no entry computation$"):
         make().apply(Context(), module)
     src = _write(tmp_path, "no_entry.mlir", NO_ENTRY)
     result = run_tool("neuron-opt", src, "-p", make().name)

@@ -33,10 +33,10 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import Value
 from neuron_cc.testing import random_inputs
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.generate import general_programs, programs
 from neuron_cc.testing.generated_program import GeneratedProgram
 from neuron_cc.testing.ir import neuron_context, parse_module

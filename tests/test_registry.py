@@ -10,7 +10,7 @@ from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
 from neuron_cc.dialects import get_all_dialects
-from neuron_cc.tools.neuron_opt import available_dialects, available_passes
+from neuron_cc.tools.registry import available_dialects, available_passes
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.universe import NEURON_CC_UNIVERSE
 from tests.conftest import run_tool

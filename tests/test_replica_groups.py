@@ -1,4 +1,4 @@
-"""Unit tests of replica groups: iota device lists, group modes, participants (DESIGN §5)."""
+"""Unit tests of replica groups: iota device lists, group modes, participants (docs/collective-semantics.md §5)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from neuron_cc.analysis.replica_groups import (
+from neuron_cc.dialects.hlo import HLO
+from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
+from neuron_cc.dialects.replica_groups import (
     GroupMode,
     GroupModeError,
     device_counts,
@@ -28,8 +30,6 @@ from neuron_cc.analysis.replica_groups import (
     id_space_size,
     participants,
 )
-from neuron_cc.dialects.hlo import HLO
-from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
 
 CR = GroupMode.CROSS_REPLICA
 CP = GroupMode.CROSS_PARTITION
@@ -198,7 +198,7 @@ def test_explicit_groups_are_normalised_to_int_tuples() -> None:
     assert attr.problem() is None
 
 
-# --- group modes (DESIGN §5 table) ------------------------------------------------------------
+# --- group modes (docs/collective-semantics.md §5 table) ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

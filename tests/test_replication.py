@@ -9,7 +9,6 @@ import pytest
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from neuron_cc.analysis.replica_groups import flattened_participants
 from neuron_cc.analysis.replication import ReplicationAnalysis, canonical, meet
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
@@ -24,6 +23,7 @@ from neuron_cc.dialects.hlo.elementwise import AddOp
 from neuron_cc.dialects.hlo.elementwise_misc import CompareOp, ConstantOp, ConvertOp
 from neuron_cc.dialects.hlo.p2p import PartitionIdOp
 from neuron_cc.dialects.hlo.types import tuple_type
+from neuron_cc.dialects.replica_groups import flattened_participants
 from neuron_cc.testing.ir import parse_module
 from neuron_cc.translate.hlo_text.importer import import_hlo
 

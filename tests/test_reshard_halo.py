@@ -19,9 +19,10 @@ from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, TensorTyp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, AllToAllOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.dialects.sharding import ShardingAttr
 from neuron_cc.interpreter.runner import run_module
 from neuron_cc.spmd.collective_ops_creator import (
     CollectiveOpsCreator,
@@ -37,7 +38,6 @@ from neuron_cc.spmd.reshard import (
     reshard,
     shard_shape_of,
 )
-from neuron_cc.spmd.sharding import ShardingAttr
 from neuron_cc.testing.ir import parse_module
 
 Array = np.ndarray[Any, Any]

@@ -11,8 +11,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from neuron_cc.dialects.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.spmd.reshard import partition_groups_for_replication
-from neuron_cc.spmd.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.testing.ir import neuron_context as _context
 
 CORPUS = Path(__file__).parent / "corpus" / "jax"

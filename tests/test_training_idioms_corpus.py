@@ -40,13 +40,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.dialects.hlo.types import element_type_name
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.hlo_text.importer import import_hlo
 

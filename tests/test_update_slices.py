@@ -30,11 +30,6 @@ from xdsl.ir import Attribute, SSAValue
 
 from neuron_cc.analysis.accumulation import NotMovable
 from neuron_cc.analysis.induction import analyze_loop
-from neuron_cc.analysis.replica_groups import (
-    device_counts,
-    flattened_participants,
-    next_channel_id,
-)
 from neuron_cc.analysis.replication import ReplicationAnalysis
 from neuron_cc.analysis.update_slices import (
     DEFAULT_DUS_MAX_SIZE_BYTES,
@@ -46,6 +41,11 @@ from neuron_cc.analysis.update_slices import (
 from neuron_cc.analysis.while_loops import while_ops_post_order
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import TupleOp, WhileOp
+from neuron_cc.dialects.replica_groups import (
+    device_counts,
+    flattened_participants,
+    next_channel_id,
+)
 from neuron_cc.interpreter.runner import RunResult
 from neuron_cc.testing import assert_equivalent
 from neuron_cc.testing.ir import lit_modules, ops_in_loops, parse_module

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 
-from neuron_cc.analysis.replica_groups import device_counts
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.runner import entry_function
 from neuron_cc.interpreter.values import Value, numpy_dtype
 from neuron_cc.testing import assert_equivalent, random_inputs

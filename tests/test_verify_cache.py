@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.dialects import verify_cache
@@ -91,3 +92,58 @@ def test_signature_separates_types_and_properties() -> None:
     other = _parse(BAD_BROADCAST)
     bad = next(op for op in other.walk() if op.name == "hlo.broadcast")
     assert verify_cache.signature(bad) != verify_cache.signature(ops[0])
+
+
+# --- the registry check: only signature-local verifiers are memoised whole ------------------
+
+
+def _reads_parent(op: Operation) -> object:
+    return op.parent
+
+
+def test_every_op_memoised_whole_has_a_signature_local_verifier() -> None:
+    from neuron_cc.dialects.hlo import HLO, computation, data_movement, elementwise
+
+    local = [*elementwise.OPS, *data_movement.OPS, computation.DotOp]
+    assert len(local) > 30
+    for op in local:
+        assert getattr(op.verify_, "neuron_cc_memoised", False), op.__name__
+    for op in HLO.operations:
+        if op not in local:
+            assert not getattr(op.verify_, "neuron_cc_memoised", False), op.__name__
+
+
+def test_a_verifier_reading_its_surroundings_is_refused() -> None:
+    from xdsl.irdl import IRDLOperation, irdl_op_definition
+
+    @irdl_op_definition
+    class ReadsParentOp(IRDLOperation):
+        name = "test.reads_parent"
+
+        def verify_(self) -> None:
+            if self.parent is None:
+                raise VerifyException("needs a parent")
+
+    @irdl_op_definition
+    class ReadsThroughAHelperOp(IRDLOperation):
+        name = "test.reads_through_a_helper"
+
+        def verify_(self) -> None:
+            _reads_parent(self)
+
+    @irdl_op_definition
+    class ReadsUsesOp(IRDLOperation):
+        name = "test.reads_uses"
+
+        def verify_(self) -> None:
+            for result in self.results:
+                if not result.uses:
+                    raise VerifyException("unused")
+
+    assert verify_cache.nonlocal_reads(ReadsParentOp.verify_) == {"parent"}
+    assert verify_cache.nonlocal_reads(ReadsUsesOp.verify_) == {"uses"}
+    assert verify_cache.nonlocal_reads(ReadsThroughAHelperOp.verify_) == {"parent"}
+    for op in (ReadsParentOp, ReadsUsesOp, ReadsThroughAHelperOp):
+        with pytest.raises(verify_cache.NotSignatureLocal, match=op.__name__):
+            verify_cache.install([op], local=[op])
+    assert not getattr(ReadsParentOp.verify_, "neuron_cc_memoised", False)

@@ -26,15 +26,15 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp
 from neuron_cc.dialects.hlo.elementwise_misc import SelectOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent, random_inputs
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.ir import lit_modules
 from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
@@ -412,7 +412,7 @@ def test_hoisted_channel_ids_continue_after_the_largest(capsys: pytest.CaptureFi
 
 
 def test_no_channel_id_stays_without_one(capsys: pytest.CaptureFixture[str]) -> None:
-    """DESIGN §6.1: adding a channel id would turn cross_replica into cross_replica_and_partition."""
+    """docs/decisions.md §6.1: adding a channel id would turn cross_replica into cross_replica_and_partition."""
     after, _ = _apply(_parse(MAIN["no_channel_id"]), capsys, {})
     assert _channel_ids(after) == [-1]
 

@@ -26,8 +26,8 @@ from xdsl.rewriter import Rewriter
 
 from neuron_cc.dialects.hlo.collectives import AllToAllOp
 from neuron_cc.dialects.hlo.elementwise import AddOp, SubtractOp
+from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
-from neuron_cc.testing.equivalence import flatten_values
 from neuron_cc.testing.xla_oracle import (
     NOT_HLO_PASSES,
     PASS_CONFIGS,

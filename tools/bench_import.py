@@ -43,7 +43,7 @@ from neuron_cc.testing.ir import neuron_context as make_context
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_model import count_instructions, generate_hlo  # noqa: E402
+from gen_model import count_instructions, generate_hlo
 
 XDSL_OPT = Path(sys.executable).parent / "xdsl-opt"
 

@@ -3,7 +3,7 @@
 For every corpus case with an `spmd.hlo` (or `--cases`), measures, median of `--repeat` runs in
 one process: (a) `run_module` on 8 simulated devices, (b) XLA:CPU executing the same program
 as 8 replicas (compile time excluded; the program is our export after the partitions ->
-replicas rewrite of tests/xla_runner.py, exactly what the acceptance test runs). Prints a
+replicas rewrite of `neuron_cc.testing.xla_oracle`, exactly what the acceptance test runs). Prints a
 Markdown table (largest case first) and writes bench/interpreter.json. Needs the `xla` extra.
 A benchmark, never a test.
 """
@@ -14,23 +14,23 @@ import os
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module  # noqa: E402
-from neuron_cc.translate.hlo_text.exporter import export_hlo  # noqa: E402
+from neuron_cc.testing.xla_oracle import xla_case  # noqa: E402
+from neuron_cc.testing.xla_worker import _Xla, numpy_dtype  # noqa: E402
 from neuron_cc.translate.hlo_text.importer import import_hlo  # noqa: E402
-from tests.xla_runner import _Xla, partitions_to_replicas  # noqa: E402  # pyright: ignore[reportPrivateUsage]
 
 CORPUS = ROOT / "tests" / "corpus" / "jax"
 
@@ -51,14 +51,12 @@ def bench_case(xla: _Xla, case: str, repeat: int) -> dict[str, float | int | str
         arrays = {k: data[k] for k in data.files}
     inputs = inputs_from_npz(entry_function(module), arrays, 8)
     interp = median_time(lambda: run_module(module, inputs), repeat)
-    replicas = partitions_to_replicas(module.clone())
-    executable = xla.compile(export_hlo(replicas))
-    per_param = [[np.asarray(a[d]) for d in range(8)] for a in inputs]
+    job = xla_case(module, inputs, case, as_replicas=True, exact_rewrites=False)
+    parsed = xla.hlo.hlo_module_from_text(job.text)
+    executable = xla.compile(parsed, job.replicas, job.partitions, job.spmd)
     per_param = [
-        [x.astype(_bf16()) if _is_bf16(t) else x for x in arrays_]
-        for arrays_, t in zip(
-            per_param, entry_function(module).function_type.inputs.data, strict=True
-        )
+        np.asarray(a).astype(numpy_dtype(name))
+        for a, name in zip(job.inputs, job.params, strict=True)
     ]
     xla.execute(executable, per_param)  # warm-up
     xla_time = median_time(lambda: xla.execute(executable, per_param), repeat)
@@ -70,16 +68,6 @@ def bench_case(xla: _Xla, case: str, repeat: int) -> dict[str, float | int | str
         "xla_cpu_s": xla_time,
         "ratio": interp / xla_time,
     }
-
-
-def _bf16() -> object:
-    import ml_dtypes
-
-    return ml_dtypes.bfloat16
-
-
-def _is_bf16(t: object) -> bool:
-    return "bf16" in str(t)
 
 
 def main() -> None:

@@ -196,7 +196,7 @@ def _load(source: Path) -> tuple[str, dict[str, Any]]:
     """(case name, the dict its @case function returns)."""
     ns = _namespace()
     code = compile(source.read_text(), source.name, "exec")
-    exec(code, ns)  # noqa: S102 - the case's own source
+    exec(code, ns)
     cases: dict[str, Callable[[], dict[str, Any]]] = ns["_cases"]
     if len(cases) != 1:
         raise SystemExit(f"{source}: expected exactly one @case function, found {list(cases)}")

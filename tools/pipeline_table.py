@@ -12,14 +12,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_default_pipeline_corpus import CASES, pipeline_case  # noqa: E402
+from neuron_cc.testing.corpus_pipeline import corpus_cases, pipeline_case  # noqa: E402
+
+CORPUS = ROOT / "tests" / "corpus" / "jax"
 
 
 def main() -> None:
     print("| case | collectives in loops before | after | launches before -> after |")
     print("|---|---|---|---|")
-    for case in CASES:
-        r = pipeline_case(case)
+    for case in corpus_cases(CORPUS):
+        r = pipeline_case(CORPUS, case)
         before = ", ".join(n[4:] for n in r["before_loops"]) or "-"
         after = ", ".join(n[4:] for n in r["after_loops"]) or "-"
         launches = (

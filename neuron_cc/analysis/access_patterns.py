@@ -1,4 +1,4 @@
-"""Access-pattern geometry of the bir collectives (convert-hlo-to-bir, DESIGN §4).
+"""Access-pattern geometry of the bir collectives (convert-hlo-to-bir, docs/dialects.md §4).
 
 An access pattern is `(offset, pairs)` over the FLAT row-major element index of one device's
 tensor; `pairs` are `(step, num)` outermost first, and element k of the pattern (mixed radix over

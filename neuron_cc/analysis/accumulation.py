@@ -140,7 +140,7 @@ def is_identity(value: SSAValue, kind: str) -> bool:
     t = value.type
     if not isinstance(t, TensorType):
         return False
-    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    element: Attribute = t.element_type
     expected = identity_value(kind, element)
     found = constant_number(value)
     if expected is None or found is None:
@@ -364,8 +364,8 @@ def convert_problem(op: ConvertOp, kind: str) -> str | None:
     a, b = op.operand.type, op.result.type
     if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
         return "convert of a non-tensor value"
-    src: Attribute = a.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    dst: Attribute = b.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    src: Attribute = a.element_type
+    dst: Attribute = b.element_type
     if kind in ("hlo.maximum", "hlo.minimum"):
         if _monotone(src, dst):
             return None

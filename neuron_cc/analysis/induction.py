@@ -1,4 +1,4 @@
-"""Induction variables, trip counts and integer ranges of `hlo.while` loops (DESIGN §6b).
+"""Induction variables, trip counts and integer ranges of `hlo.while` loops (docs/decisions.md §6b).
 
 `analyze_loop(loop)` studies ONE `hlo.while` whose carried value is a tuple (None otherwise):
 
@@ -39,13 +39,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
-from xdsl.dialects.builtin import IntegerType, TensorType, TupleType
+from xdsl.dialects.builtin import TensorType, TupleType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from neuron_cc.analysis.scalar_constants import (
+    Interval,
+    constant_int,
+    int_bounds,
+    scalar_element,
+    tuple_element,
+)
+from neuron_cc.analysis.scalar_constants import constant_number as constant_number
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection, ComparisonType
-from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
+from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import BitcastOp, BroadcastOp, CopyOp, ReshapeOp
 from neuron_cc.dialects.hlo.elementwise import (
     AbsOp,
@@ -64,20 +72,14 @@ from neuron_cc.dialects.hlo.elementwise import (
 from neuron_cc.dialects.hlo.elementwise_misc import (
     ClampOp,
     CompareOp,
-    ConstantOp,
     ConvertOp,
     SelectOp,
 )
 from neuron_cc.dialects.hlo.types import (
-    is_float_type,
     is_integer_type,
     is_pred_type,
     is_unsigned_type,
 )
-
-Interval: TypeAlias = tuple[int, int]
-_MAX_DEPTH = 64
-_FORWARDING = (CopyOp, ReshapeOp, BitcastOp, BroadcastOp)
 
 
 @dataclass(frozen=True)
@@ -96,106 +98,6 @@ class Affine:
     slot: int | None
     coef: int
     offset: int
-
-
-# ---------------------------------------------------------------------------
-# constants and integer types
-# ---------------------------------------------------------------------------
-
-
-def int_bounds(element: Attribute) -> Interval | None:
-    """The value range of an integer or pred element type (None for other types)."""
-    if is_pred_type(element):
-        return (0, 1)
-    if not is_integer_type(element) or not isinstance(element, IntegerType):
-        return None
-    width = element.width.data
-    if is_unsigned_type(element):
-        return (0, 2**width - 1)
-    return (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
-
-
-def scalar_element(v: SSAValue) -> Attribute | None:
-    """The element type of a rank-0 tensor value, else None."""
-    t = v.type
-    if isinstance(t, TensorType) and not t.get_shape():
-        return t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    return None
-
-
-def _cast(value: float, element: Attribute) -> int | float | None:
-    """`convert` of one number to `element` (None where XLA's result is not exact/defined)."""
-    if is_float_type(element):
-        return float(value)
-    if is_pred_type(element):
-        return int(value != 0)
-    bounds = int_bounds(element)
-    if bounds is None:
-        return None
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        value = int(value)
-        return value if bounds[0] <= value <= bounds[1] else None
-    span = bounds[1] - bounds[0] + 1
-    return (value - bounds[0]) % span + bounds[0]
-
-
-def _splat(op: ConstantOp) -> int | float | None:
-    value = op.value
-    if not value.is_splat():
-        return None
-    values = value.get_values()
-    if not values:
-        return None
-    first = values[0]
-    if not isinstance(first, int | float):
-        return None
-    if is_pred_type(value.get_element_type()):
-        return int(first != 0)
-    return first
-
-
-def _number(v: SSAValue, depth: int = 0) -> int | float | None:
-    for _ in range(_MAX_DEPTH):
-        op = v.owner
-        if isinstance(op, ConstantOp):
-            return _splat(op)
-        if isinstance(op, _FORWARDING):
-            v = op.operand
-        elif isinstance(op, GetTupleElementOp) and isinstance(op.tuple_.owner, TupleOp):
-            v = op.tuple_.owner.elements[op.index.value.data]
-        elif isinstance(op, ConvertOp) and depth < _MAX_DEPTH:
-            x = _number(op.operand, depth + 1)
-            return None if x is None else _cast(x, op.result.type.element_type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-        else:
-            return None
-    return None
-
-
-def constant_number(v: SSAValue) -> int | float | None:
-    """The number every element of `v` equals (a splat constant seen through the same chains
-    as `constant_int`; floats included), else None."""
-    return _number(v)
-
-
-def constant_int(v: SSAValue) -> int | None:
-    """The integer (pred: 0/1) every element of `v` equals, when `v` is a splat constant seen
-    through copy/convert/reshape/bitcast/broadcast/tuple chains; else None."""
-    x = _number(v)
-    return x if isinstance(x, int) else None
-
-
-def tuple_element(value: SSAValue, index: int) -> SSAValue | None:
-    """Operand `index` of the `hlo.tuple` that builds `value` (through get_tuple_element)."""
-    for _ in range(_MAX_DEPTH):
-        op = value.owner
-        if isinstance(op, TupleOp):
-            return op.elements[index]
-        if not (isinstance(op, GetTupleElementOp) and isinstance(op.tuple_.owner, TupleOp)):
-            return None
-        value = op.tuple_.owner.elements[op.index.value.data]
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -258,7 +160,7 @@ class LoopInfo:
             return None
         last = iv.init + iv.step * (count if in_condition else count - 1)
         lo, hi = min(iv.init, last), max(iv.init, last)
-        bounds = int_bounds(self.slot_types()[slot].element_type)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+        bounds = int_bounds(self.slot_types()[slot].element_type)  # pyright: ignore[reportAttributeAccessIssue]
         if bounds is None or lo < bounds[0] or hi > bounds[1]:
             return None
         return (lo, hi)
@@ -381,7 +283,7 @@ def _find_induction(info: LoopInfo) -> dict[int, InductionVar]:
         return {}
     result: dict[int, InductionVar] = {}
     for k, t in enumerate(info.slot_types()):
-        element = t.element_type if isinstance(t, TensorType) and not t.get_shape() else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        element = t.element_type if isinstance(t, TensorType) and not t.get_shape() else None
         if element is None or not is_integer_type(element):
             continue
         init_value = tuple_element(info.loop.init, k)
@@ -445,7 +347,7 @@ def _integer_compare(cmp: CompareOp) -> bool:
 def _fits(info: LoopInfo, iv: InductionVar, count: int) -> bool:
     """Every value the counter takes (including the failing check) fits its type."""
     t = info.slot_types()[iv.slot]
-    bounds = int_bounds(t.element_type) if isinstance(t, TensorType) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    bounds = int_bounds(t.element_type) if isinstance(t, TensorType) else None
     last = iv.init + iv.step * count
     return bounds is not None and bounds[0] <= min(iv.init, last) <= max(iv.init, last) <= bounds[1]
 

@@ -2,19 +2,38 @@
 
 A pass creates `Remarks(pass_name, enabled)` and calls `remark(op, message)`; when enabled the
 line `remark: <pass>: <op description>: <message>` is written to stderr (in program order).
-Enabled by a pass's `remarks=true` option or, for every pass, by `neuron-opt --pass-remarks`
-(which sets `FORCE_REMARKS`).
+Enabled by a pass's `remarks=true` option or, for every pass, inside `forced_remarks()` (how
+`neuron-opt --pass-remarks` runs its pipeline). The forcing is scoped to the `with` block (a
+context variable), so nothing leaks from one in-process run into the next.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Generator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-FORCE_REMARKS = False
-"""Set by `neuron-opt --pass-remarks`: every pass emits its remarks."""
+_FORCED: ContextVar[bool] = ContextVar("neuron_cc_forced_remarks", default=False)
+"""True inside `forced_remarks()`: every pass emits its remarks."""
+
+
+@contextmanager
+def forced_remarks(enabled: bool = True) -> Generator[None]:
+    """Within the block every pass emits its remarks (when `enabled`); restored on exit."""
+    token = _FORCED.set(enabled or _FORCED.get())
+    try:
+        yield
+    finally:
+        _FORCED.reset(token)
+
+
+def remarks_forced() -> bool:
+    """Whether the current code runs inside `forced_remarks()`."""
+    return _FORCED.get()
 
 
 def describe(op: Operation) -> str:
@@ -38,5 +57,5 @@ class Remarks:
 
     def _emit(self, line: str) -> None:
         self.lines.append(line)
-        if self.enabled or FORCE_REMARKS:
+        if self.enabled or _FORCED.get():
             print(line, file=sys.stderr)

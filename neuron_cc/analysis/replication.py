@@ -5,7 +5,7 @@ computes a *partition* of the devices into classes, written as a tuple of labels
 device, canonical first-occurrence numbering): devices with equal labels are GUARANTEED to hold
 equal values. A finer partition is always sound; the analysis is conservative.
 
-Rules (issue 6 / DESIGN §6b):
+Rules (issue 6 / docs/decisions.md §6b):
 - constants and iota: one class; `partition_id`: class d % P; `replica_id`: class d // P;
 - arguments of a function whose `xla.sharding` is replicated: one class per replica (every
   partition holds the same value after SPMD partitioning, as XLA's cross-partition replication
@@ -49,7 +49,6 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from neuron_cc.analysis.replica_groups import device_counts, flattened_participants
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
@@ -57,6 +56,7 @@ from neuron_cc.dialects.hlo.collectives import (
     CollectiveBroadcastOp,
     CollectiveOp,
 )
+from neuron_cc.dialects.hlo.constants import storage_values
 from neuron_cc.dialects.hlo.control_flow import (
     GetTupleElementOp,
     OptimizationBarrierOp,
@@ -97,7 +97,7 @@ from neuron_cc.dialects.hlo.elementwise_misc import (
     SelectOp,
 )
 from neuron_cc.dialects.hlo.p2p import PartitionIdOp, ReplicaIdOp
-from neuron_cc.interpreter.conversions import constant_array
+from neuron_cc.dialects.replica_groups import device_counts, flattened_participants
 
 Labels = tuple[int, ...]
 """One class label per flattened device, canonical (first occurrence numbered 0, 1, ...)."""
@@ -491,7 +491,7 @@ class ReplicationAnalysis:
         elem = _scalar_int_type(op.result.type)
         if elem is None:
             return Leaf(self._replicated)
-        value = int(constant_array(op.value, 1).reshape(-1)[0])
+        value = int(storage_values(op.value).reshape(-1)[0])
         return Leaf(self._replicated, (value,) * self.num_devices)
 
     def _device_id_info(self, op: PartitionIdOp | ReplicaIdOp) -> Info:
@@ -573,7 +573,7 @@ class ReplicationAnalysis:
     def _table(self, data: ConstantOp) -> NDArray[Any] | None:
         if data not in self._tables:
             count = math.prod(_shape(data.result.type))
-            table = constant_array(data.value, 1)[0] if count <= _MAX_TABLE_ELEMENTS else None
+            table = storage_values(data.value) if count <= _MAX_TABLE_ELEMENTS else None
             self._tables[data] = table
         return self._tables[data]
 

@@ -32,9 +32,9 @@ from xdsl.dialects.builtin import IntegerAttr, TupleType
 from xdsl.ir import Attribute, Block, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.types import tuple_elements
-from neuron_cc.transforms.hlo_dce import is_removable
 
 
 def while_ops_post_order(op: Operation) -> list[WhileOp]:

@@ -4,6 +4,11 @@ from collections.abc import Callable
 
 from xdsl.ir import Dialect
 
+from neuron_cc.dialects import xdsl_patches
+
+# The one point where neuron-cc changes xDSL (before any of our dialects is defined).
+xdsl_patches.install()
+
 
 def get_hlo() -> Dialect:
     from neuron_cc.dialects.hlo import HLO

@@ -1,4 +1,4 @@
-"""The bir dialect: the backend IR's collective nodes (DESIGN §4, notes/BIR_CONTRACT.md).
+"""The bir dialect: the backend IR's collective nodes (docs/dialects.md §4, notes/BIR_CONTRACT.md).
 
 Value-semantic SSA ops: inputs are operands, outputs are results, and ONE op describes what every
 device runs (SPMD); fields that differ per device are per-device tables indexed by the flattened
@@ -49,7 +49,6 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from neuron_cc.analysis.replica_groups import device_counts, groups_problem
 from neuron_cc.dialects import verify_cache
 from neuron_cc.dialects.bir_attributes import (
     ATTRS as _ATTRS,
@@ -80,6 +79,7 @@ from neuron_cc.dialects.hlo.attributes import (
     SourceTargetPairsAttr,
 )
 from neuron_cc.dialects.hlo.types import HLO_TENSOR, tensor_type
+from neuron_cc.dialects.replica_groups import device_counts, groups_problem
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
 

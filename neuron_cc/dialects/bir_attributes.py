@@ -1,4 +1,4 @@
-"""Attributes of the bir dialect (DESIGN §4, notes/BIR_CONTRACT.md).
+"""Attributes of the bir dialect (docs/dialects.md §4, notes/BIR_CONTRACT.md).
 
 - Enums printed by NAME: `CollectiveKindAttr`, `AluOpTypeAttr`, `CollectiveComputeTypeHintAttr`,
   `EngineTypeAttr`; the BIR JSON numbers are in `COLLECTIVE_KIND_VALUES`, `ALU_OP_VALUES` and

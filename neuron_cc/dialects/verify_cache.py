@@ -11,6 +11,10 @@ the signature up first and to skip the constraint checks on a hit.
 
 Ops whose own `verify_` also reads nothing but the signature (shape rules of elementwise, data
 movement and dot ops) are passed as `local` to `install`: for them a hit skips `verify_` too.
+Before memoising a `local` op's `verify_` whole, `install` checks its code (`nonlocal_reads`):
+the verifier and every function of its module it calls, transitively, must not read an op's
+surroundings (`parent`, uses, regions, neighbours, ...); otherwise `install` raises
+`NotSignatureLocal` naming the op and what it reads.
 
 What always runs: the op's traits (they may inspect parents and nested ops, e.g.
 `IsolatedFromAbove`), the op's own `verify_`, and xDSL's structural checks around them
@@ -22,6 +26,7 @@ bounded and simply cleared when full.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -109,13 +114,83 @@ def _memoised(
         for trait in traits:
             trait.verify(op)
 
+    verify.neuron_cc_memoised = True  # pyright: ignore[reportFunctionMemberAccess]
     return verify
+
+
+NONLOCAL_NAMES = frozenset(
+    {
+        *("parent", "parent_op", "parent_block", "parent_region", "get_toplevel_object"),
+        *("uses", "first_use", "get_unique_use", "get_user_of_unique_use", "users", "owner"),
+        *("regions", "successors", "walk", "body", "blocks", "first_block", "ops"),
+        *("next_op", "prev_op", "is_before_in_block", "is_ancestor", "get_attr_or_prop"),
+    }
+)
+"""Attribute names through which a verifier would read more than the op's signature."""
+
+
+class NotSignatureLocal(Exception):
+    """A `local` op's verifier reads more than its signature: it cannot be memoised whole."""
+
+
+def _code_objects(code: types.CodeType) -> Iterable[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)
+
+
+def _callees(fn: Callable[..., Any], names: Iterable[str], owner: type | None) -> list[Any]:
+    """The functions `fn` may call by these names: its module's functions, its closure's, and
+    methods of `owner` defined in the same module as `owner` (not xDSL's own)."""
+    module_globals: dict[str, Any] = getattr(fn, "__globals__", {})
+    found = [c.cell_contents for c in getattr(fn, "__closure__", None) or ()]
+    for name in names:
+        found.append(module_globals.get(name))
+        if owner is not None:
+            method = getattr(owner, name, None)
+            if getattr(method, "__module__", None) == owner.__module__:
+                found.append(method)
+    return [f for f in found if isinstance(f, types.FunctionType)]
+
+
+def nonlocal_reads(function: Callable[..., Any], owner: type | None = None) -> set[str]:
+    """The names of `NONLOCAL_NAMES` that `function` reads as an attribute or global, or that a
+    function it may call reads (transitively: functions of its module and closure, nested code,
+    and `owner`'s own methods)."""
+    found: set[str] = set()
+    seen: set[types.CodeType] = set()
+    todo: list[Callable[..., Any]] = [function]
+    while todo:
+        fn = todo.pop()
+        code = getattr(fn, "__code__", None)
+        if not isinstance(code, types.CodeType) or code in seen:
+            continue
+        seen.add(code)
+        for inner in _code_objects(code):
+            found.update(NONLOCAL_NAMES.intersection(inner.co_names))
+            todo.extend(_callees(fn, inner.co_names, owner))
+    return found
+
+
+def check_signature_local(op: type[Operation]) -> None:
+    """Raise `NotSignatureLocal` if `op.verify_` may read more than the op's signature."""
+    reads = nonlocal_reads(op.verify_, op)
+    if reads:
+        raise NotSignatureLocal(
+            f"{op.__name__}.verify_ reads {', '.join(sorted(reads))}: its verdict may depend "
+            "on more than the op's signature, so it cannot be memoised whole"
+        )
 
 
 def install(ops: Iterable[type[Operation]], local: Iterable[type[Operation]] = ()) -> None:
     """Memoise the IRDL definition checks of `ops`, and the whole `verify_` of the `local` ops
-    (whose own checks read only the signature). Idempotent."""
+    (whose own checks read only the signature: checked first, `NotSignatureLocal`).
+    Idempotent."""
     local_ops = set(local)
+    for op in local_ops:
+        if not getattr(op.verify_, "neuron_cc_memoised", False):
+            check_signature_local(op)
     for op in ops:
         if not issubclass(op, IRDLOperation):
             continue

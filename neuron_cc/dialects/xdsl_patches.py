@@ -1,19 +1,34 @@
-"""Fixes and speed-ups of xDSL 0.75 that HLO programs need (installed on import of hlo).
+"""Every change neuron-cc makes to xDSL itself, in one place, for the pinned xDSL only.
+
+`install()` is called once, by `neuron_cc/dialects/__init__.py` (so before any dialect module of
+ours is defined or any IR is parsed). It refuses, with `XdslVersionError`, to patch any xDSL but
+`PINNED_XDSL`: each patch replaces a private method whose code is only known for that version.
+`unpatched()` restores xDSL's originals for the length of a `with` block; the tests in
+tests/test_xdsl_patches.py use it to show that each bug still exists upstream (each test fails
+the day xDSL fixes its bug, and then the patch can be deleted).
+
+The patches (`PATCHES`):
 
 1. Speed: xDSL 0.75's `AttrParser._parse_dense_literal_type` rebuilds the constraint
-`base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])` on EVERY `dense<...>`
-literal (about 2 ms each): on a 10,000-op module with ~800 constants that is a fifth of the parse
-time. We build that constraint once and keep the method's behaviour and messages otherwise
-unchanged.
+   `base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])` on EVERY
+   `dense<...>` literal (about 2 ms each): on a 10,000-op module with ~800 constants that is a
+   fifth of the parse time. We build that constraint once and keep the method's behaviour and
+   messages otherwise unchanged.
 2. Bug: `dense<0x7F800000> : tensor<f32>` (how xDSL itself prints inf/nan and some integral
    floats) was read back as the INTEGER 2139095040 converted to float. A hexadecimal element of
    a float dense literal is now its bit pattern, as in MLIR.
 3. Bug: `DenseIntOrFPElementsAttr.is_splat` compared values with `==`, so `{-0.0, 0.0}` printed
    as the splat `dense<-0.0>`. It now compares the stored bytes (also much faster).
+
+Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op definitions.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects.builtin import (
@@ -27,6 +42,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.irdl import base
 from xdsl.parser.attribute_parser import AttrParser
+
+PINNED_XDSL = "0.75.0"
+"""The one xDSL version these patches are written for (pyproject pins it exactly)."""
+
+
+class XdslVersionError(ImportError):
+    """The installed xDSL is not the one neuron-cc's patches are written for."""
+
 
 _DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
@@ -42,7 +65,8 @@ def _parse_dense_literal_type(self: AttrParser) -> Any:
     return t
 
 
-_element_to_type = AttrParser._TensorLiteralElement.to_type  # pyright: ignore[reportPrivateUsage]
+_TensorLiteralElement = AttrParser._TensorLiteralElement
+_element_to_type: Callable[..., Any] = _TensorLiteralElement.to_type
 
 
 def _to_type(self: Any, parser: AttrParser, type: Any) -> Any:
@@ -61,8 +85,66 @@ def _is_splat(self: DenseIntOrFPElementsAttr) -> bool:
     return len(data) <= size or data == data[:size] * (len(data) // size)
 
 
+@dataclass(frozen=True)
+class Patch:
+    """`owner.attribute = replacement`, and why."""
+
+    name: str
+    owner: type
+    attribute: str
+    replacement: Callable[..., Any]
+
+
+PATCHES = (
+    Patch("dense-literal-type-built-once", AttrParser, "_parse_dense_literal_type",
+          _parse_dense_literal_type),
+    Patch("hex-float-dense-elements", _TensorLiteralElement, "to_type", _to_type),
+    Patch("is-splat-compares-bytes", DenseIntOrFPElementsAttr, "is_splat", _is_splat),
+)  # fmt: skip
+
+_ORIGINALS: dict[str, Any] = {p.name: vars(p.owner)[p.attribute] for p in PATCHES}
+"""xDSL's own definitions, as they were when this module was imported."""
+
+
+def installed_xdsl() -> str:
+    """The version of the installed xDSL distribution."""
+    return importlib.metadata.version("xdsl")
+
+
+def check_version(version: str | None = None) -> None:
+    """Raise `XdslVersionError` unless `version` (default: the installed one) is the pinned one."""
+    found = installed_xdsl() if version is None else version
+    if found != PINNED_XDSL:
+        raise XdslVersionError(
+            f"neuron-cc patches xDSL {PINNED_XDSL} (neuron_cc/dialects/xdsl_patches.py) and "
+            f"refuses to patch xdsl {found}: install the pinned version "
+            f"(pip install 'xdsl=={PINNED_XDSL}', or `make venv`)"
+        )
+
+
+def _apply(values: dict[str, Any]) -> None:
+    for patch in PATCHES:
+        setattr(patch.owner, patch.attribute, values[patch.name])
+
+
 def install() -> None:
-    """Install the fixes (idempotent)."""
-    AttrParser._parse_dense_literal_type = _parse_dense_literal_type  # pyright: ignore[reportAttributeAccessIssue]
-    AttrParser._TensorLiteralElement.to_type = _to_type  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
-    DenseIntOrFPElementsAttr.is_splat = _is_splat
+    """Check the xDSL version, then install every patch (idempotent)."""
+    check_version()
+    _apply({p.name: p.replacement for p in PATCHES})
+
+
+def is_installed() -> bool:
+    """Whether every patch is in place."""
+    return all(vars(p.owner)[p.attribute] is p.replacement for p in PATCHES)
+
+
+@contextmanager
+def unpatched() -> Generator[None]:
+    """xDSL's own definitions within the block (for tests of the upstream bugs)."""
+    was_installed = is_installed()
+    _apply(_ORIGINALS)
+    try:
+        yield
+    finally:
+        if was_installed:
+            _apply({p.name: p.replacement for p in PATCHES})

@@ -1,4 +1,4 @@
-"""Interpretation of the bir dialect on device-stacked arrays (DESIGN §4 and §7).
+"""Interpretation of the bir dialect on device-stacked arrays (docs/dialects.md §4 and docs/interpreter.md §7).
 
 Every value has a leading device axis of size D = R*P (device d = flattened id). Replica groups,
 permute chains and per-device tables hold flattened ids.

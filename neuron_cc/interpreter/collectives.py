@@ -1,4 +1,4 @@
-"""Interpretation of collectives on all devices at once (XLA semantics, DESIGN §5).
+"""Interpretation of collectives on all devices at once (XLA semantics, docs/collective-semantics.md §5).
 
 For a group collective, `member_table(op)` gives, for every device d, the devices of d's group
 in rank order and d's rank. A reduction folds the group's values in rank order with the
@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
-from neuron_cc.analysis.replica_groups import flattened_participants
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
     AllReduceOp,
@@ -37,6 +36,7 @@ from neuron_cc.dialects.hlo.p2p import (
     SendOp,
 )
 from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.replica_groups import flattened_participants
 from neuron_cc.interpreter.reducers import finish, make_combiner
 from neuron_cc.interpreter.values import (
     TOKEN,

@@ -59,29 +59,25 @@ Decisions (XLA:CPU's observable behaviour):
   key arrays, computed once by running the key function's ops on the whole operand. Any other
   comparator is evaluated on all pairs of a row at once (or pair by pair for very long rows)
   and drives Python's merge sort.
+
+The ops' numerics live in topic modules: regions in `computation_regions`, reduce (and the
+order of a window's taps) in `computation_reduce`, reduce_window and prefix scans in
+`computation_reduce_window`, key comparators of sort in `computation_sort`; this module holds
+dot, scatter's rounds, general comparators of sort, the device axis as a batching dimension
+and the interpreter functions.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from functools import cmp_to_key
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import Float32Type, TensorType, TupleType, i1
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    impl,
-    register_impls,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import i1
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Attribute, Region, SSAValue
 
-from neuron_cc.dialects.hlo.attributes import ComparisonDirection, ComparisonType
 from neuron_cc.dialects.hlo.computation import (
     DotOp,
     GatherOp,
@@ -95,182 +91,31 @@ from neuron_cc.dialects.hlo.dimension_numbers import (
     DotDimensionNumbers,
     GatherDimensionNumbers,
     ScatterDimensionNumbers,
-    Window,
-    window_shape,
 )
-from neuron_cc.dialects.hlo.elementwise import (
-    AddOp,
-    AndOp,
-    MaximumOp,
-    MinimumOp,
-    MultiplyOp,
-    OrOp,
+from neuron_cc.dialects.hlo.types import tensor_type
+from neuron_cc.interpreter.computation_reduce import (
+    SEQUENTIAL_KINDS,
+    fast_reduce,
+    fold_reduce,
+    numpy_reduce,
+    offloaded_to_ynn,
+    rounding_step,
 )
-from neuron_cc.dialects.hlo.elementwise_misc import CompareOp
-from neuron_cc.dialects.hlo.types import tensor_type, tuple_elements
+from neuron_cc.interpreter.computation_reduce_window import find_scan, reduce_window, scan_window
+from neuron_cc.interpreter.computation_regions import (
+    UFUNC_KINDS,
+    compute_dtype,
+    pack,
+    reducer_kinds,
+    run_region,
+    ufunc_for,
+)
+from neuron_cc.interpreter.computation_sort import comparator_keys, lexicographic_order, sort_keys
 from neuron_cc.interpreter.conversions import flush_denormals
-from neuron_cc.interpreter.data_movement import (
-    ScatterTargets,
-    along,
-    gather,
-    scatter_targets,
-)
-from neuron_cc.interpreter.values import (
-    InterpretationError,
-    is_bf16,
-    normalize,
-    numpy_dtype,
-    round_to_bf16,
-)
+from neuron_cc.interpreter.data_movement import ScatterTargets, gather, scatter_targets
+from neuron_cc.interpreter.values import is_bf16, normalize, numpy_dtype
 
 Array = np.ndarray[Any, Any]
-Shape = tuple[int, ...]
-
-# --- regions ---------------------------------------------------------------------------------
-
-_BINARY_KINDS: dict[type[Operation], str] = {
-    AddOp: "add",
-    MultiplyOp: "multiply",
-    MaximumOp: "maximum",
-    MinimumOp: "minimum",
-    AndOp: "and",
-    OrOp: "or",
-}
-UFUNC_KINDS = frozenset(_BINARY_KINDS.values())
-
-_BOOL_UFUNCS: dict[str, np.ufunc] = {
-    "add": np.logical_or,
-    "multiply": np.logical_and,
-    "maximum": np.logical_or,
-    "minimum": np.logical_and,
-    "and": np.logical_and,
-    "or": np.logical_or,
-}
-_UFUNCS: dict[str, np.ufunc] = {
-    "add": np.add,
-    "multiply": np.multiply,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "and": np.bitwise_and,
-    "or": np.bitwise_or,
-}
-
-
-def ufunc_for(kind: str, dtype: np.dtype[Any]) -> np.ufunc:
-    """The numpy ufunc of a recognised reducer kind on `dtype` (pred add is or, as in XLA)."""
-    return (_BOOL_UFUNCS if dtype == np.bool_ else _UFUNCS)[kind]
-
-
-def _value_kind(value: SSAValue, acc: SSAValue, x: SSAValue) -> str | None:
-    if value is x:
-        return "replace"
-    if value is acc:
-        return "keep"
-    if not isinstance(value, OpResult):
-        return None
-    kind = _BINARY_KINDS.get(type(value.op))
-    operands = tuple(value.op.operands)
-    if kind is None or operands not in ((acc, x), (x, acc)):
-        return None
-    return kind
-
-
-def reducer_kinds(region: Region) -> list[str] | None:
-    """Per result k of a 2N-argument region: the kind of `f(arg k, arg N+k)`, or None.
-
-    Kinds are the ufunc names of `_BINARY_KINDS`, `replace` (returns arg N+k) and `keep`
-    (returns arg k).
-    """
-    block = region.block
-    last = block.last_op
-    if not isinstance(last, ReturnOp):
-        return None
-    n = len(last.results_)
-    if len(block.args) != 2 * n:
-        return None
-    kinds: list[str] = []
-    for k, value in enumerate(last.results_):
-        kind = _value_kind(value, block.args[k], block.args[n + k])
-        if kind is None:
-            return None
-        kinds.append(kind)
-    return kinds
-
-
-def expand(x: Any, shape: Sequence[int]) -> Array:
-    """Broadcast a (D, ...) value to `shape` by adding trailing axes (a (D,) scalar per device)."""
-    a = np.asarray(x)
-    if a.shape == tuple(shape):
-        return a
-    a = a.reshape(a.shape + (1,) * (len(shape) - a.ndim))
-    return np.broadcast_to(a, tuple(shape))
-
-
-def run_region(
-    interpreter: Interpreter,
-    region: Region,
-    args: Sequence[Array],
-    shape: Sequence[int],
-    elements: Sequence[Attribute],
-    name: str,
-) -> list[Array]:
-    """Run `region` on stacks of elements; results broadcast to `shape` and normalised.
-
-    A region without nested regions runs op by op (through `interpreter.run_op`) with every
-    value held at the full `shape`: values that do not depend on the arguments (constants,
-    shape (D,)) are broadcast as soon as they are made, so elementwise implementations only
-    ever see operands of one shape. Other regions go through `run_ssacfg_region`.
-    """
-    block = region.block
-    if any(op.regions for op in block.ops):
-        results = interpreter.run_ssacfg_region(region, tuple(args), name)
-    else:
-        env: dict[SSAValue, Any] = {a: expand(v, shape) for a, v in zip(block.args, args)}
-        run_ops(interpreter, list(block.ops), env, tuple(shape))
-        last = block.last_op
-        if not isinstance(last, ReturnOp):
-            raise InterpretationError(f"{name} region must end in hlo.return")
-        results = [env[v] for v in last.results_]
-    return [normalize(expand(r, shape), e) for r, e in zip(results, elements, strict=True)]
-
-
-def run_ops(
-    interpreter: Interpreter, ops: Sequence[Operation], env: dict[SSAValue, Any], shape: Shape
-) -> None:
-    """Run `ops` in order on the values of `env`, adding their results broadcast to `shape`
-    (the terminator is skipped)."""
-    for op in ops:
-        if isinstance(op, ReturnOp):
-            continue
-        results = interpreter.run_op(op, tuple(env[o] for o in op.operands))
-        for result, value in zip(op.results, results, strict=True):
-            env[result] = _stacked(value, shape)
-
-
-def _stacked(value: Any, shape: Shape) -> Any:
-    """A (D, ...) array that is a prefix of `shape` (e.g. a (D,) constant), broadcast to it."""
-    if not isinstance(value, np.ndarray):
-        return value
-    array: Array = value
-    if array.shape != shape and array.shape == shape[: array.ndim]:
-        return expand(array, shape)
-    return array
-
-
-def _pack(outs: Sequence[Array], result_type: Attribute) -> Any:
-    """One tensor, or a tuple for several (XLA's variadic form), in the result's storage."""
-    types = tuple_elements(result_type)
-    values = [
-        normalize(np.ascontiguousarray(o), tensor_type(t).element_type)
-        for o, t in zip(outs, types, strict=True)
-    ]
-    return tuple(values) if isinstance(result_type, TupleType) else values[0]
-
-
-def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """f16 accumulates in f32 (bf16 is stored as f32 already)."""
-    return np.dtype(np.float32) if dtype == np.float16 else dtype
-
 
 # --- dot -------------------------------------------------------------------------------------
 
@@ -292,434 +137,9 @@ def dot_general(lhs: Array, rhs: Array, dn: DotDimensionNumbers, dtype: np.dtype
         *(lhs_labels[1 + d] for d in range(lrank) if d not in lhs_used),
         *(rhs_labels[1 + d] for d in range(rrank) if d not in rhs_used),
     ]
-    compute = np.dtype(np.int64) if dtype == np.bool_ else _compute_dtype(dtype)
+    compute = np.dtype(np.int64) if dtype == np.bool_ else compute_dtype(dtype)
     a, b = flush_denormals(lhs.astype(compute)), flush_denormals(rhs.astype(compute))
     return flush_denormals(np.einsum(a, lhs_labels, b, rhs_labels, out_labels, optimize=True))
-
-
-# --- the order of a window's taps ------------------------------------------------------------
-
-PEEL_LIMIT = 64
-"""XLA's PeelLoops stops peeling once the window loops it has passed iterate this often."""
-
-
-@dataclass(frozen=True)
-class WindowDim:
-    """One dimension of a window, as XLA's indexing map of a reduce_window sees it."""
-
-    size: int
-    stride: int
-    low: int
-    base: int
-    dilation: int
-    input: int
-    output: int
-
-
-def _rescaled(d: WindowDim) -> bool:
-    """Whether XLA turns the hole test of a base dilation into a loop over the real taps only:
-    stride a multiple of the dilation, window dilation 1, low padding a multiple of it."""
-    return d.base > 1 and d.stride % d.base == 0 and d.dilation == 1 and d.low % d.base == 0
-
-
-def _positions(d: WindowDim) -> list[int]:
-    """The window positions XLA's loop over this dimension visits: every `base`-th one if the
-    hole test is rescaled away, else all of them (holes are tested in the loop)."""
-    return list(range(0, d.size, d.base)) if _rescaled(d) else list(range(d.size))
-
-
-def _constrained(d: WindowDim, positions: Sequence[int]) -> bool:
-    """Whether XLA's loop over these positions keeps a bounds or hole test (its symbol stays
-    constrained). One position never does; a hole test that mixes the position with the output
-    index always does. The bounds test of a full rescaled loop is judged on the window's last
-    position, not its last real tap (as measured on XLA:CPU)."""
-    if len(positions) <= 1:
-        return False
-    if d.base > 1 and not _rescaled(d) and d.dilation % d.base:
-        return True
-    full = positions[-1] == _positions(d)[-1]
-    last_position = d.size - 1 if full else positions[-1]
-    first = positions[0] * d.dilation - d.low
-    last = (d.output - 1) * d.stride + last_position * d.dilation - d.low
-    return first < 0 or last > (d.input - 1) * d.base
-
-
-def window_order(dims: Sequence[WindowDim]) -> list[tuple[int, ...]]:
-    """The window positions in the order XLA:CPU's loop emitter visits them: row-major, except
-    what its PeelLoops pass splits off (measured: at most one split). From the last dimension
-    to the first, while the loops passed so far iterate fewer than 64 times, the first
-    dimension whose bounds or hole test disappears once its last position is removed is split
-    into the loop nest without that position, which runs first, and a "tail" nest over the
-    last position alone. So a 2x2 window padded in dimension 1 visits (0,0), (1,0), (0,1),
-    (1,1)."""
-    box = [_positions(d) for d in dims]
-    parts = [box]
-    trips = 1
-    for i in reversed(range(len(dims))):
-        if trips >= PEEL_LIMIT:
-            break
-        trips *= len(box[i])
-        if _constrained(dims[i], box[i]) and not _constrained(dims[i], box[i][:-1]):
-            parts = [[*box[:i], box[i][:-1], *box[i + 1 :]], [*box[:i], box[i][-1:], *box[i + 1 :]]]
-            break
-    return [p for part in parts for p in itertools.product(*part)]
-
-
-# --- reduce ----------------------------------------------------------------------------------
-
-TREE_WINDOW = 32
-"""The window of XLA:CPU's TreeReductionRewriter (its `reduce_window_size`)."""
-
-Layout = dict[int, tuple[int, int, int]]
-"""Per reduced numpy axis of one window pass: (window = stride, low padding, high padding)."""
-
-_SEQUENTIAL_KINDS = frozenset({"add", "multiply"})
-"""Kinds whose float result depends on the order of the steps (the others are exact)."""
-
-
-def _kept_shape(x: Array, axes: Sequence[int]) -> Shape:
-    return tuple(s for i, s in enumerate(x.shape) if i not in axes)
-
-
-def tree_layout(n: int) -> tuple[int, int, int]:
-    """One TreeReductionRewriter pass on a reduced dimension of size n: windows of min(n, 32)
-    with that stride, padded like `Padding::kSame` (the low side gets the smaller half)."""
-    w = min(n, TREE_WINDOW)
-    total = -(-n // w) * w - n
-    return w, total // 2, total - total // 2
-
-
-def reduction_passes(shape: Shape, axes: Sequence[int], tree: bool) -> Iterator[Layout]:
-    """The window passes of XLA:CPU's reduce over numpy `axes` of `shape`, ending with the
-    final reduce (one window over everything that is left). With `tree`, passes of
-    `tree_layout` windows (every reduced axis, all at once) repeat while a reduced axis is
-    longer than 32, as XLA's pass pipeline re-runs the rewrite on the reduce it leaves."""
-    sizes = {a: shape[a] for a in axes}
-    while tree and any(n > TREE_WINDOW for n in sizes.values()):
-        layout = {a: tree_layout(n) for a, n in sizes.items()}
-        yield layout
-        sizes = {a: (sizes[a] + lo + hi) // w for a, (w, lo, hi) in layout.items()}
-    yield {a: (n, 0, 0) for a, n in sizes.items()}
-
-
-def tap_stack(x: Array, layout: Layout, fill: Any) -> Array:
-    """`x` cut into the windows of `layout`: shape (...out, taps), the window positions of the
-    reduced axes on the last axis in XLA's order (`window_order`: row-major unless a window
-    dimension padded by one at its end is peeled); padding taps hold `fill`."""
-    pads = [layout[a][1:] if a in layout else (0, 0) for a in range(x.ndim)]
-    if any(lo or hi for lo, hi in pads):
-        x = np.pad(x, pads, constant_values=fill)
-    split: list[int] = []
-    for a, n in enumerate(x.shape):
-        w = layout[a][0] if a in layout else 1
-        split += [n // w, w]
-    order = [*range(0, 2 * x.ndim, 2), *range(1, 2 * x.ndim, 2)]
-    taps = x.reshape(split).transpose(order).reshape(*split[0::2], -1)
-    visit = _tree_visit(x.shape, layout)
-    return taps if visit is None else taps[..., visit]
-
-
-def _tree_visit(padded: Shape, layout: Layout) -> Array | None:
-    """The row-major tap numbers of `tap_stack` in XLA's `window_order`, None if row-major."""
-    dims = [
-        WindowDim(w, w, lo, 1, 1, padded[a] - lo - hi, padded[a] // w)
-        for a, (w, lo, hi) in sorted(layout.items())
-    ]
-    if not dims:
-        return None
-    positions = np.array(window_order(dims), dtype=np.int64).reshape(-1, len(dims))
-    visit = np.ravel_multi_index(tuple(positions.T), [d.size for d in dims])
-    return None if bool(np.all(visit == np.arange(visit.size))) else visit
-
-
-def _identity(kind: str, dtype: np.dtype[Any]) -> Any:
-    """The neutral element of a reducer kind (padding taps are no-ops: -0.0 keeps zero signs)."""
-    if dtype == np.bool_:
-        return kind in ("multiply", "minimum", "and")
-    if dtype.kind == "f":
-        floats = {"add": -0.0, "multiply": 1.0, "maximum": -np.inf, "minimum": np.inf}
-        return floats[kind]
-    info = np.iinfo(dtype)
-    ints = {"add": 0, "multiply": 1, "or": 0, "and": -1 if info.min < 0 else info.max}
-    return ints.get(kind, info.min if kind == "maximum" else info.max)
-
-
-def rounding_step(kind: str, element: Attribute) -> Callable[[Array, Array], Array]:
-    """One step `acc = kind(acc, x)` as XLA:CPU does it: f32/f64 with denormals flushed,
-    bf16 through f32 and rounded to bf16, f16 in f16 (numpy rounds every f16 op)."""
-    dtype = numpy_dtype(element)
-    uf = ufunc_for(kind, dtype)
-    if is_bf16(element):
-        return lambda acc, x: round_to_bf16(flush_denormals(uf(acc, x)))
-    return lambda acc, x: flush_denormals(uf(acc, x))
-
-
-def fast_reduce(
-    x: Array, init: Array, axes: Sequence[int], kind: str, element: Attribute, tree: bool
-) -> Array:
-    """`kind`-reduce `x` over numpy `axes` from the per-device scalar `init`, in XLA:CPU's
-    order: the `reduction_passes` windows, each window folded sequentially from `init` over its
-    taps in `tap_stack` order (add/multiply of floats step by step, rounding every step;
-    order-free kinds at once with the ufunc's reduce)."""
-    kept = _kept_shape(x, axes)
-    dtype = x.dtype
-    start = flush_denormals(np.asarray(init).astype(dtype))
-    if any(x.shape[a] == 0 for a in axes):
-        return expand(start, kept)
-    x = flush_denormals(x)
-    fill = _identity(kind, dtype)
-    uf = ufunc_for(kind, dtype)
-    step = rounding_step(kind, element)
-    sequential = dtype.kind == "f" and kind in _SEQUENTIAL_KINDS
-    for layout in reduction_passes(x.shape, axes, tree):
-        taps = tap_stack(x, layout, fill)
-        if sequential:
-            x = fold_taps(step, start, taps)
-        else:
-            reduced = uf.reduce(taps, axis=-1, dtype=dtype)
-            x = flush_denormals(uf(expand(start, reduced.shape), reduced))
-    return x.reshape(kept)
-
-
-YNN_MIN_ELEMENTS = 4096
-"""Input elements (per device) from which XLA:CPU hands an f32 add/max/min reduce to YNNPACK."""
-
-_YNN_KINDS = frozenset({"add", "maximum", "minimum"})
-
-
-def offloaded_to_ynn(
-    x: Array, axes: Sequence[int], kinds: Sequence[str], element: Attribute
-) -> bool:
-    """Whether XLA:CPU runs this reduce in YNNPACK (measured with jax 0.10.2: a one-input f32
-    reduce over some dimension by add/max/min of at least 4096 elements, whatever its
-    producer): the init is applied once and the order is YNNPACK's own."""
-    return (
-        isinstance(element, Float32Type)
-        and len(kinds) == 1
-        and kinds[0] in _YNN_KINDS
-        and bool(axes)
-        and math.prod(x.shape[1:]) >= YNN_MIN_ELEMENTS
-    )
-
-
-def numpy_reduce(x: Array, init: Array, axes: Sequence[int], kind: str) -> Array:
-    """`kind`-reduce `x` over numpy `axes` with numpy's own (pairwise) order, then apply the
-    per-device scalar `init` once: the stand-in for YNNPACK, whose order is not modelled."""
-    kept = _kept_shape(x, axes)
-    start = flush_denormals(expand(init, kept).astype(x.dtype))
-    if any(x.shape[a] == 0 for a in axes):
-        return start
-    uf = ufunc_for(kind, x.dtype)
-    reduced = uf.reduce(flush_denormals(x), axis=tuple(axes), dtype=x.dtype)
-    return flush_denormals(uf(start, reduced))
-
-
-def fold_taps(step: Callable[[Array, Array], Array], init: Array, taps: Array) -> Array:
-    """acc = init, then acc = step(acc, tap) for every tap (last axis) in order."""
-    acc = expand(init, taps.shape[:-1])
-    for t in range(taps.shape[-1]):
-        acc = step(acc, taps[..., t])
-    return acc
-
-
-def fold_reduce(
-    interpreter: Interpreter,
-    region: Region,
-    inputs: Sequence[Array],
-    inits: Sequence[Array],
-    axes: Sequence[int],
-    elements: Sequence[Attribute],
-) -> list[Array]:
-    """Apply the reducer region in XLA:CPU's order, vectorised across the windows (region
-    arguments have shape (D, ...windows)): the `reduction_passes` of a one-input reduce (the
-    tree rewrite skips variadic reduces), each window folded over its taps in `tap_stack`
-    order; padding taps are skipped."""
-    kept = _kept_shape(inputs[0], axes)
-    if any(inputs[0].shape[a] == 0 for a in axes):
-        return [expand(init, kept) for init in inits]
-    values = list(inputs)
-    for layout in reduction_passes(values[0].shape, axes, len(values) == 1):
-        stacks = [tap_stack(x, layout, 0) for x in values]
-        shape = stacks[0].shape[:-1]
-        padded = any(lo or hi for _, lo, hi in layout.values())
-        valid = tap_stack(np.ones(values[0].shape, np.bool_), layout, False) if padded else None
-        acc = [expand(init, shape) for init in inits]
-        for t in range(stacks[0].shape[-1]):
-            step = [*acc, *(s[..., t] for s in stacks)]
-            new = run_region(interpreter, region, step, shape, elements, "reduce")
-            acc = (
-                new if valid is None else [np.where(valid[..., t], n, a) for n, a in zip(new, acc)]
-            )
-        values = acc
-    return [v.reshape(kept) for v in values]
-
-
-# --- reduce_window ---------------------------------------------------------------------------
-
-
-def _tap_indices(size: int, out: int, window: Window, dim: int) -> tuple[list[Array], list[Array]]:
-    """For each window position w of dimension `dim`: input indices and validity per output."""
-    lo = window.padding[dim][0]
-    dilation = window.base_dilation[dim]
-    o = np.arange(out, dtype=np.int64) * window.stride[dim]
-    indices: list[Array] = []
-    valid: list[Array] = []
-    for w in range(window.size[dim]):
-        p = o + w * window.window_dilation[dim] - lo
-        ok = (p >= 0) & (p % dilation == 0) & (p // dilation < size)
-        indices.append(np.where(ok, p // dilation, 0))
-        valid.append(ok)
-    return indices, valid
-
-
-def window_taps(shape: Shape, window: Window) -> Iterator[tuple[tuple[Array, ...], Array | None]]:
-    """Per window position (in XLA's `window_order`): the open-mesh input index per output, and
-    the validity mask (None when every output reads a real element, not padding or a hole)."""
-    out = window_shape(shape, window)
-    per_dim = [_tap_indices(s, o, window, d) for d, (s, o) in enumerate(zip(shape, out))]
-    dims = [
-        WindowDim(
-            window.size[d],
-            window.stride[d],
-            window.padding[d][0],
-            window.base_dilation[d],
-            window.window_dilation[d],
-            shape[d],
-            out[d],
-        )
-        for d in range(len(shape))
-    ]
-    for taps in window_order(dims):
-        index = tuple(along(per_dim[d][0][w], d, len(out)) for d, w in enumerate(taps))
-        valid = np.ones(out, dtype=np.bool_)
-        for d, w in enumerate(taps):
-            valid = valid & along(per_dim[d][1][w], d, len(out))
-        if not valid.any():
-            continue
-        yield index, (None if valid.all() else valid)
-
-
-def reduce_window(
-    step: Callable[[list[Array], list[Array]], list[Array]],
-    inputs: Sequence[Array],
-    inits: Sequence[Array],
-    window: Window,
-) -> list[Array]:
-    """Fold `step(acc, taps)` over the window positions; padding positions keep the acc."""
-    devices = inputs[0].shape[0]
-    shape = (devices, *window_shape(inputs[0].shape[1:], window))
-    acc = [expand(init, shape) for init in inits]
-    for index, valid in window_taps(inputs[0].shape[1:], window):
-        taps = [x[(slice(None), *index)] for x in inputs]
-        new = step(acc, taps)
-        acc = new if valid is None else [np.where(valid, n, a) for n, a in zip(new, acc)]
-    return acc
-
-
-SCAN_BASE = 16
-"""XLA:CPU's ReduceWindowRewriter base length: scans longer than this are tiled."""
-
-Step = Callable[[list[Array], list[Array]], list[Array]]
-
-
-@dataclass(frozen=True)
-class Scan:
-    """A reduce_window that is a prefix scan along operand dimension `dim`: the window covers
-    the whole dimension, stride 1, padded by n-1 (inclusive) or n (exclusive) on the low
-    (`forward`) or high side, every other window dimension trivial."""
-
-    dim: int
-    forward: bool
-    exclusive: bool
-
-
-def _trivial(window: Window, d: int) -> bool:
-    return (
-        window.size[d] == 1
-        and window.stride[d] == 1
-        and window.padding[d] == (0, 0)
-        and window.base_dilation[d] == 1
-        and window.window_dilation[d] == 1
-    )
-
-
-def find_scan(shape: Shape, window: Window) -> Scan | None:
-    """The scan XLA:CPU's ReduceWindowRewriter rewrites (longer than SCAN_BASE), or None."""
-    dims = [d for d in range(len(shape)) if not _trivial(window, d)]
-    if len(dims) != 1:
-        return None
-    d = dims[0]
-    n = shape[d]
-    plain = window.stride[d] == 1 and window.base_dilation[d] == 1
-    if n <= SCAN_BASE or window.size[d] != n or not plain or window.window_dilation[d] != 1:
-        return None
-    lo, hi = window.padding[d]
-    if hi == 0 and lo in (n - 1, n):
-        return Scan(d, True, lo == n)
-    if lo == 0 and hi in (n - 1, n):
-        return Scan(d, False, hi == n)
-    return None
-
-
-def _pad_last(x: Array, lo: int, hi: int, init: Array) -> Array:
-    """`x` with `lo`/`hi` copies of the per-device scalar `init` around its last axis."""
-    parts = [expand(init, (*x.shape[:-1], k)).astype(x.dtype) for k in (lo, hi)]
-    return np.concatenate([parts[0], x, parts[1]], axis=-1)
-
-
-def _direct_scan(
-    step: Step, xs: Sequence[Array], inits: Sequence[Array], forward: bool, exclusive: bool
-) -> list[Array]:
-    """The scan along the last axis as the reduce_window itself (one window per output)."""
-    rank = xs[0].ndim - 1
-    n = xs[0].shape[-1]
-    pad = n if exclusive else n - 1
-    window = Window(
-        size=(1,) * (rank - 1) + (n,),
-        stride=(1,) * rank,
-        padding=((0, 0),) * (rank - 1) + ((pad, 0) if forward else (0, pad),),
-        base_dilation=(1,) * rank,
-        window_dilation=(1,) * rank,
-    )
-    return reduce_window(step, xs, inits, window)
-
-
-def scan_last(
-    step: Step, xs: Sequence[Array], inits: Sequence[Array], forward: bool, exclusive: bool
-) -> list[Array]:
-    """XLA:CPU's scan along the last axis (ReduceWindowRewriter): pad with the init to a
-    multiple of 16, scan every row of 16 directly, scan the rows' last (first, for a reverse
-    scan) elements exclusively (recursively), and combine each row with the carry in as
-    step(row, carry); exclusive scans put the init in front (behind)."""
-    n = xs[0].shape[-1]
-    if n <= SCAN_BASE:
-        return _direct_scan(step, xs, inits, forward, exclusive)
-    k = -(-n // SCAN_BASE) * SCAN_BASE
-    tiles = [
-        _pad_last(x, 0, k - n, i).reshape(*x.shape[:-1], k // SCAN_BASE, SCAN_BASE)
-        for x, i in zip(xs, inits, strict=True)
-    ]
-    rows = _direct_scan(step, tiles, inits, forward, False)
-    edges = [r[..., -1] if forward else r[..., 0] for r in rows]
-    carried = scan_last(step, edges, inits, forward, True)
-    carry = [
-        np.broadcast_to((c[..., :-1] if forward else c[..., 1:])[..., None], rows[0].shape)
-        for c in carried
-    ]
-    flat = [c.reshape(*c.shape[:-2], k)[..., :n] for c in step(rows, carry)]
-    if not exclusive:
-        return flat
-    return [_pad_last(f, int(forward), int(not forward), i) for f, i in zip(flat, inits)]
-
-
-def scan_window(
-    step: Step, inputs: Sequence[Array], inits: Sequence[Array], scan: Scan
-) -> list[Array]:
-    """A `find_scan` reduce_window in XLA:CPU's order (see `scan_last`)."""
-    axis = 1 + scan.dim
-    moved = [np.moveaxis(x, axis, -1) for x in inputs]
-    outs = scan_last(step, moved, inits, scan.forward, scan.exclusive)
-    return [np.moveaxis(o, -1, axis) for o in outs]
 
 
 # --- scatter ---------------------------------------------------------------------------------
@@ -790,181 +210,7 @@ def _scatter_fast(kind: str, out: Array, update: Array, targets: ScatterTargets)
     flat_out[keys] = flush_denormals(flat_out[keys])
 
 
-# --- sort ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SortKey:
-    """One key of a comparator `compare LT|GT, f(arg 2k), f(arg 2k+1)`.
-
-    `left` depends only on arg 2k and `right` only on arg 2k+1 (each through scalar ops);
-    with `f` the identity they are the arguments themselves.
-    """
-
-    left: SSAValue
-    right: SSAValue
-    operand: int
-    descending: bool
-    compare_type: ComparisonType
-
-
-def _scalar_op(op: Operation) -> bool:
-    """An op without regions whose results are all rank-0 tensors (elementwise on scalars)."""
-    if op.regions or not op.results:
-        return False
-    return all(isinstance(r.type, TensorType) and not r.type.get_shape() for r in op.results)
-
-
-def scalar_slice(value: SSAValue, block: Block) -> tuple[list[Operation], set[int]] | None:
-    """The ops (in block order) computing `value` from block arguments, and the arguments it
-    reads; None if it needs anything other than scalar ops of `block`."""
-    ops: set[Operation] = set()
-    args: set[int] = set()
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, BlockArgument):
-            if v.block is not block:
-                return None
-            args.add(v.index)
-            continue
-        op = v.owner
-        if not isinstance(op, Operation) or op in ops:
-            continue
-        if op.parent_block() is not block or not _scalar_op(op):
-            return None
-        ops.add(op)
-        stack.extend(op.operands)
-    return [op for op in block.ops if op in ops], args
-
-
-def _single_arg(value: SSAValue, block: Block) -> int | None:
-    found = scalar_slice(value, block)
-    if found is None or len(found[1]) != 1:
-        return None
-    return next(iter(found[1]))
-
-
-def _key_term(value: SSAValue, block: Block) -> SortKey | None:
-    """`compare LT|GT` of a function of arg 2k against the same function of arg 2k+1."""
-    if not isinstance(value, OpResult) or not isinstance(value.op, CompareOp):
-        return None
-    cmp = value.op
-    direction = cmp.direction.data
-    if direction not in (ComparisonDirection.LT, ComparisonDirection.GT):
-        return None
-    a, b = _single_arg(cmp.lhs, block), _single_arg(cmp.rhs, block)
-    if a is None or b is None or a // 2 != b // 2 or a == b:
-        return None
-    descending = (direction == ComparisonDirection.GT) == (a < b)
-    left, right = (cmp.lhs, cmp.rhs) if a < b else (cmp.rhs, cmp.lhs)
-    return SortKey(left, right, a // 2, descending, cmp.effective_compare_type())
-
-
-def _is_equality_of(value: SSAValue, key: SortKey) -> bool:
-    if not isinstance(value, OpResult) or not isinstance(value.op, CompareOp):
-        return False
-    cmp = value.op
-    return (
-        cmp.direction.data == ComparisonDirection.EQ
-        and {cmp.lhs, cmp.rhs} == {key.left, key.right}
-        and cmp.effective_compare_type() == key.compare_type
-    )
-
-
-def _operands_of(value: SSAValue, kind: type[Operation]) -> list[tuple[SSAValue, SSAValue]]:
-    """Both orders of the operands of `value` if it is the result of a binary `kind` op."""
-    if not isinstance(value, OpResult) or not isinstance(value.op, kind):
-        return []
-    x, y = value.op.operands
-    return [(x, y), (y, x)]
-
-
-def comparator_keys(value: SSAValue, block: Block) -> list[SortKey] | None:
-    """The keys, most significant first, of a lexicographic comparator:
-    `key` or `or(key_lt, and(key_eq, rest))` (the form XLA and JAX build for several keys)."""
-    term = _key_term(value, block)
-    if term is not None:
-        return [term]
-    for first, rest in _operands_of(value, OrOp):
-        term = _key_term(first, block)
-        if term is None:
-            continue
-        for equal, tail in _operands_of(rest, AndOp):
-            if _is_equality_of(equal, term):
-                keys = comparator_keys(tail, block)
-                if keys is not None:
-                    return [term, *keys]
-    return None
-
-
-def evaluate_scalar_slice(
-    interpreter: Interpreter, value: SSAValue, block: Block, arg: int, array: Array
-) -> Array:
-    """`value` computed by its scalar ops with block argument `arg` bound to a whole array."""
-    found = scalar_slice(value, block)
-    if found is None:
-        raise InterpretationError(f"cannot evaluate {value} outside its comparator")
-    env: dict[SSAValue, Any] = {block.args[arg]: array}
-    run_ops(interpreter, found[0], env, array.shape)
-    return expand(env[value], array.shape)
-
-
-def _sortable(key: Array, compare_type: ComparisonType) -> Array:
-    """Values numpy orders like the comparison: TOTALORDER on the bits, FLOAT with DAZ."""
-    if key.dtype.kind != "f":
-        return key
-    if compare_type == ComparisonType.TOTALORDER:
-        return total_order_key(key)
-    return flush_denormals(key)
-
-
-def sort_keys(
-    interpreter: Interpreter, region: Region, keys: Sequence[SortKey], operands: Sequence[Array]
-) -> list[Array] | None:
-    """The sortable key arrays, or None if a key's two sides disagree (not one function)."""
-    block = region.block
-    arrays: list[Array] = []
-    for key in keys:
-        x = operands[key.operand]
-        left = evaluate_scalar_slice(interpreter, key.left, block, 2 * key.operand, x)
-        right = evaluate_scalar_slice(interpreter, key.right, block, 2 * key.operand + 1, x)
-        left_bits, right_bits = total_order_key(left), total_order_key(right)
-        if left_bits.dtype != right_bits.dtype or not np.array_equal(left_bits, right_bits):
-            return None
-        arrays.append(_sortable(left, key.compare_type))
-    return arrays
-
-
-def lexicographic_order(keys: Sequence[Array], descending: Sequence[bool], axis: int) -> Array:
-    """Stable order by several keys (most significant first): stable sorts, least significant
-    key first."""
-    order = np.broadcast_to(
-        along(np.arange(keys[0].shape[axis]), axis, keys[0].ndim), keys[0].shape
-    )
-    for key, desc in reversed(list(zip(keys, descending, strict=True))):
-        step = stable_order(np.take_along_axis(key, order, axis), axis, desc)
-        order = np.take_along_axis(order, step, axis)
-    return order
-
-
-def total_order_key(x: Array) -> Array:
-    """Integers ordered like XLA's TOTALORDER floats: -NaN < -inf < ... < -0 < +0 < ... < NaN."""
-    if x.dtype.kind != "f":
-        return x
-    bits = np.ascontiguousarray(x).view(f"int{8 * x.dtype.itemsize}")
-    magnitude = np.iinfo(bits.dtype).max
-    return bits ^ ((bits >> (bits.dtype.itemsize * 8 - 1)) & magnitude)
-
-
-def stable_order(key: Array, axis: int, descending: bool) -> Array:
-    """Stable argsort along `axis`; descending keeps equal keys in their original order."""
-    if not descending:
-        return np.argsort(key, axis=axis, kind="stable")
-    n = key.shape[axis]
-    reversed_order = np.argsort(np.flip(key, axis), axis=axis, kind="stable")
-    return np.flip(n - 1 - reversed_order, axis)
-
+# --- sort: general comparators ---------------------------------------------------------------
 
 _PAIRWISE_LIMIT = 1 << 24
 
@@ -1071,7 +317,7 @@ _SCATTER_KINDS = UFUNC_KINDS | {"replace", "keep"}
 def _rounds_every_update(kinds: Sequence[str], elements: Sequence[Attribute]) -> bool:
     """A bf16 add/multiply scatter: numpy's `ufunc.at` on the f32 storage cannot round to bf16
     after each update, as XLA:CPU does (f16 is stored as f16, so `at` rounds it)."""
-    return any(is_bf16(e) and k in _SEQUENTIAL_KINDS for k, e in zip(kinds, elements, strict=True))
+    return any(is_bf16(e) and k in SEQUENTIAL_KINDS for k, e in zip(kinds, elements, strict=True))
 
 
 @register_impls
@@ -1105,7 +351,7 @@ class HloComputationFunctions(InterpreterFunctions):
                 ]
             else:
                 outs = fold_reduce(interpreter, op.body, inputs, inits, axes, elements)
-        return (_pack(outs, op.result.type),)
+        return (pack(outs, op.result.type),)
 
     @impl(ReduceWindowOp)
     def run_reduce_window(
@@ -1137,7 +383,7 @@ class HloComputationFunctions(InterpreterFunctions):
                 outs = scan_window(step, inputs, inits, scan)
             else:
                 outs = reduce_window(step, inputs, inits, window)
-        return (_pack(outs, op.result.type),)
+        return (pack(outs, op.result.type),)
 
     @impl(GatherOp)
     def run_gather(
@@ -1178,7 +424,7 @@ class HloComputationFunctions(InterpreterFunctions):
                 _scatter_rounds(
                     interpreter, op.update_computation, flat, updates, targets, elements
                 )
-        return (_pack(outs, op.result.type),)
+        return (pack(outs, op.result.type),)
 
     @impl(SortOp)
     def run_sort(self, interpreter: Interpreter, op: SortOp, args: PythonValues) -> PythonValues:
@@ -1189,7 +435,7 @@ class HloComputationFunctions(InterpreterFunctions):
             rows = [np.moveaxis(o, axis, -1) for o in operands]
             order = np.moveaxis(general_sort_order(interpreter, op.comparator, rows), -1, axis)
         outs = [np.take_along_axis(o, order, axis) for o in operands]
-        return (_pack(outs, op.result.type),)
+        return (pack(outs, op.result.type),)
 
     def _key_order(
         self, interpreter: Interpreter, op: SortOp, operands: Sequence[Array], axis: int

@@ -1,4 +1,4 @@
-"""Interpretation of the hlo data-movement ops (DESIGN §7).
+"""Interpretation of the hlo data-movement ops (docs/interpreter.md §7).
 
 reshape, bitcast, copy, broadcast, transpose, slice, dynamic_slice, dynamic_update_slice,
 concatenate and pad, with XLA semantics. Every value carries a leading device axis of size D, so

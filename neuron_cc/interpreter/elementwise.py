@@ -1,4 +1,4 @@
-"""Interpreter functions of the hlo elementwise ops (DESIGN §7), with XLA:CPU semantics.
+"""Interpreter functions of the hlo elementwise ops (docs/interpreter.md §7), with XLA:CPU semantics.
 
 Values carry a leading device axis; every op acts on the whole stack. Floating-point ops follow
 XLA:CPU as measured on the jax 0.10 backend (x86):

@@ -21,14 +21,14 @@ from xdsl.interpreter import (
     InterpreterFunctions,
     OpImplResult,
     PythonValues,
-    _InterpreterFunctionImpls,  # pyright: ignore[reportPrivateUsage]
+    _InterpreterFunctionImpls,
 )
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError as XdslInterpretationError
 
 from neuron_cc.analysis.entry import find_entry
-from neuron_cc.analysis.replica_groups import device_counts
+from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.values import (
     DEFAULT_MAX_VALUE_BYTES,
     DEFAULT_MAX_WHILE_ITERATIONS,

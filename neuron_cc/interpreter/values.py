@@ -1,4 +1,4 @@
-"""Runtime values of the SPMD interpreter (DESIGN §7).
+"""Runtime values of the SPMD interpreter (docs/interpreter.md §7).
 
 Every SSA value of tensor type is a numpy array whose leading axis is the device axis of size
 D = R*P (device index = flattened id r*P+p); tuples are Python tuples of values; tokens are

@@ -30,18 +30,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from neuron_cc.analysis.reductions import build_reduction_region
-from neuron_cc.analysis.replica_groups import next_channel_id
 from neuron_cc.dialects.hlo.attributes import (
     DimensionsAttr,
     ReplicaGroupsAttr,
     SourceTargetPairsAttr,
 )
+from neuron_cc.dialects.hlo.builders import build_reduction_region
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, AllToAllOp
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp, DynamicSliceOp, ReshapeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.p2p import UI32, CollectivePermuteOp, PartitionIdOp
 from neuron_cc.dialects.hlo.types import is_float_type, tensor_type, tuple_type
+from neuron_cc.dialects.replica_groups import next_channel_id
 from neuron_cc.spmd.device_lists import expand_partition_groups_across_replicas, iota_or_explicit
 
 __all__ = [
@@ -371,7 +371,7 @@ def _in_group_index_table(device_groups: Sequence[tuple[int, ...]]) -> list[int]
 def _table_lookup(b: Builder, table: Sequence[int], index: SSAValue) -> SSAValue:
     """table[index] as a `tensor<ui32>`: a u32 constant, dynamic_slice of size 1, reshape."""
     table_type = TensorType(UI32, [len(table)])
-    constant = _insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(table_type, list(table))))  # pyright: ignore[reportArgumentType, reportCallIssue]
+    constant = _insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(table_type, list(table))))
     sliced = _insert(
         b,
         DynamicSliceOp.create(

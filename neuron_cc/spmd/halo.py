@@ -25,10 +25,10 @@ from neuron_cc.dialects.hlo.data_movement import BroadcastOp, ConcatenateOp, Sli
 from neuron_cc.dialects.hlo.elementwise import AddOp, AndOp
 from neuron_cc.dialects.hlo.elementwise_misc import CompareOp, ConstantOp, IotaOp, SelectOp
 from neuron_cc.dialects.hlo.types import is_float_type, shape_of, tensor_type
+from neuron_cc.dialects.sharding import ShardingAttr
 from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
 from neuron_cc.spmd.reshard import ChannelCounter, ReshardError, insert, per_partition_value
 from neuron_cc.spmd.reshard import Emitter as _Emitter
-from neuron_cc.spmd.sharding import ShardingAttr
 
 
 def _slice(b: Builder, value: SSAValue, dim: int, start: int, limit: int) -> SSAValue:

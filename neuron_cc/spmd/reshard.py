@@ -33,9 +33,9 @@ from neuron_cc.dialects.hlo.attributes import DimensionsAttr, ReplicaGroupsAttr
 from neuron_cc.dialects.hlo.data_movement import DynamicSliceOp, ReshapeOp, TransposeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import shape_of, tensor_type
+from neuron_cc.dialects.sharding import ShardingAttr
 from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
 from neuron_cc.spmd.device_lists import iota_or_explicit
-from neuron_cc.spmd.sharding import ShardingAttr
 
 Shape = tuple[int, ...]
 
@@ -78,7 +78,7 @@ def insert(b: Builder, op: Operation) -> SSAValue:
 
 def i32_constant(b: Builder, values: Sequence[int], shape: Sequence[int]) -> SSAValue:
     t = TensorType(i32, list(shape))
-    return insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(values))))  # pyright: ignore[reportArgumentType, reportCallIssue]
+    return insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(values))))
 
 
 def reshape(b: Builder, value: SSAValue, shape: Sequence[int]) -> SSAValue:

@@ -1,6 +1,6 @@
 """Test support shipped with neuron-cc: the semantic-equivalence harness."""
 
-from neuron_cc.testing.equivalence import (
+from neuron_cc.interpreter.equivalence import (
     EquivalenceError,
     assert_equivalent,
     random_inputs,

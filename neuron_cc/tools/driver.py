@@ -1,7 +1,7 @@
 """Shared plumbing of neuron-cc's command-line tools: user errors and locations.
 
 A user error prints `error: <file>:<line>:<col>: <message>` (location when one exists) to stderr
-and exits 1; no traceback ever reaches the user (DESIGN §8). Parsed operations remember their
+and exits 1; no traceback ever reaches the user (docs/tools.md §8). Parsed operations remember their
 source offset in a side table so verifier errors can point at the line of the failing op.
 """
 
@@ -23,6 +23,8 @@ from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from neuron_cc.tools.registry import available_dialects
+
 RECURSION_LIMIT = 20_000
 # The input file being processed (for errors that have no better location, e.g. nesting too
 # deep for the Python stack while printing or running passes).
@@ -42,8 +44,6 @@ class ToolArgumentParser(argparse.ArgumentParser):
 
 def tool_context() -> Context:
     """A context with every dialect neuron-opt knows (xDSL basics + neuron-cc's)."""
-    from neuron_cc.tools.neuron_opt import available_dialects
-
     ctx = Context()
     for name, factory in available_dialects().items():
         ctx.register_dialect(name, factory)
@@ -110,7 +110,7 @@ def parse_mlir(
             module = parser.parse_module()
         except RecursionError:
             raise ParseError(
-                parser._current_token.span,  # pyright: ignore[reportPrivateUsage]
+                parser._current_token.span,
                 "nested too deeply to parse",
             ) from None
         except (DiagnosticException, ValueError, OverflowError) as e:
@@ -118,7 +118,7 @@ def parse_mlir(
                 raise
             # Raised while building an attribute (e.g. an integer out of its type's range):
             # report it at the token the parser stopped on.
-            raise ParseError(parser._current_token.span, _first_line(e)) from None  # pyright: ignore[reportPrivateUsage]
+            raise ParseError(parser._current_token.span, _first_line(e)) from None
     return module, SourceMap(name, text, line_offset, parser.offsets)
 
 
@@ -344,7 +344,7 @@ def run_guarded(body: Callable[[], int]) -> int:
         fail(_first_line(e))
     except KeyboardInterrupt:
         fail("interrupted")
-    except Exception as e:  # noqa: BLE001 - the no-traceback rule: report, never crash
+    except Exception as e:
         fail(f"internal error: {type(e).__name__}: {e}")
 
 

@@ -1,7 +1,7 @@
 """neuron-opt: xdsl-opt with neuron-cc's dialects and passes, and user-error discipline.
 
 Same flags as xdsl-opt (`-p`, `-o`, `--split-input-file`, `--verify-diagnostics`,
-`--parsing-diagnostics`, `--print-op-generic`, ...). Differences (DESIGN §8):
+`--parsing-diagnostics`, `--print-op-generic`, ...). Differences (docs/tools.md §8):
 - every user error prints `error: file:line:col: message` and exits 1, never a traceback;
 - `-o FILE` is written only when everything succeeded (never a partial file);
 - the module is verified before the first pass and after the last one (`--verify-each`
@@ -13,19 +13,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from io import StringIO
 from typing import IO, NoReturn
 
-from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Dialect
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.transforms import get_all_passes as xdsl_passes
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from neuron_cc.dialects import get_all_dialects
+from neuron_cc.analysis.remarks import forced_remarks
 from neuron_cc.tools.driver import (
     SourceMap,
     UserError,
@@ -39,24 +36,7 @@ from neuron_cc.tools.driver import (
     verify_error_message,
     write_pieces,
 )
-from neuron_cc.transforms import get_all_passes
-
-XDSL_DIALECTS = ("builtin", "func", "arith", "scf", "test")
-
-
-def available_dialects() -> dict[str, Callable[[], Dialect]]:
-    """xDSL's builtin/func/arith/scf/test dialects plus neuron-cc's."""
-    upstream = xdsl_dialects()
-    dialects = {name: upstream[name] for name in XDSL_DIALECTS}
-    dialects.update(get_all_dialects())
-    return dialects
-
-
-def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's passes plus neuron-cc's (ours win on a name clash)."""
-    passes = dict(xdsl_passes())
-    passes.update(get_all_passes())
-    return passes
+from neuron_cc.tools.registry import available_dialects, available_passes
 
 
 class _BufferedOutput(StringIO):
@@ -157,11 +137,6 @@ class NeuronOptMain(xDSLOptMain):
         arg_parser.error = error
 
     def setup_pipeline(self) -> None:
-        if self.args.pass_remarks:
-            from neuron_cc.analysis import remarks
-
-            remarks.FORCE_REMARKS = True
-
         def callback(
             previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
         ) -> None:
@@ -228,7 +203,7 @@ class NeuronOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         before = prog.clone() if self.args.verify_equivalence else None
-        with gc_paused():
+        with gc_paused(), forced_remarks(self.args.pass_remarks):
             self.pipeline.apply(self.ctx, prog)
         if before is not None:
             check_equivalence(
@@ -293,8 +268,8 @@ def check_equivalence(
     """Raise a UserError if `after` computes something else than `before` (on random inputs,
     per device except those deciding control flow, unless `per_device_inputs`; float outputs
     within `tolerance` = (rtol, atol))."""
+    from neuron_cc.interpreter.equivalence import EquivalenceError, assert_equivalent
     from neuron_cc.interpreter.values import InterpretationError
-    from neuron_cc.testing.equivalence import EquivalenceError, assert_equivalent
 
     try:
         rtol, atol = tolerance

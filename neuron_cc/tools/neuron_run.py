@@ -165,8 +165,8 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace) -> RunResult:
-    from neuron_cc.analysis.replica_groups import device_counts
-    from neuron_cc.testing.equivalence import random_inputs
+    from neuron_cc.dialects.replica_groups import device_counts
+    from neuron_cc.interpreter.equivalence import random_inputs
 
     r, p = device_counts(module)
     r = args.num_replicas or r

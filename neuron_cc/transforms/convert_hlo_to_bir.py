@@ -101,7 +101,6 @@ from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis import access_patterns as aps
 from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.replica_groups import device_counts, flattened_participants
 from neuron_cc.dialects.bir import (
     CollectiveComputeOp,
     CollectiveRecvOp,
@@ -144,6 +143,7 @@ from neuron_cc.dialects.hlo.p2p import (
     SendOp,
 )
 from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.replica_groups import device_counts, flattened_participants
 
 PASS = "convert-hlo-to-bir"
 _ALU = {
@@ -379,7 +379,7 @@ def _tensor(value: SSAValue | Attribute) -> TensorType[Attribute]:
     t = value.type if isinstance(value, SSAValue) else value
     if not isinstance(t, TensorType):
         raise PassFailedException(f"{PASS}: expected a tensor buffer, got {t}")
-    return t  # pyright: ignore[reportUnknownVariableType]
+    return t
 
 
 class Builder:
@@ -593,11 +593,11 @@ def _plan_core_barrier(op: CustomCallOp) -> Plan:
 
 _SPECS: dict[type[Operation], Callable[[Operation], Spec]] = {
     AllReduceOp: _spec_all_reduce,  # pyright: ignore[reportAssignmentType]
-    ReduceScatterOp: _spec_reduce_scatter,  # pyright: ignore[reportAssignmentType]
-    AllGatherOp: _spec_all_gather,  # pyright: ignore[reportAssignmentType]
-    AllToAllOp: _spec_all_to_all,  # pyright: ignore[reportAssignmentType]
-    CollectiveBroadcastOp: _spec_broadcast,  # pyright: ignore[reportAssignmentType]
-    CollectivePermuteOp: _spec_permute,  # pyright: ignore[reportAssignmentType]
+    ReduceScatterOp: _spec_reduce_scatter,
+    AllGatherOp: _spec_all_gather,
+    AllToAllOp: _spec_all_to_all,
+    CollectiveBroadcastOp: _spec_broadcast,
+    CollectivePermuteOp: _spec_permute,
 }
 
 

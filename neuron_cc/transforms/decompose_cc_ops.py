@@ -38,8 +38,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.collective_candidates import collect
-from neuron_cc.analysis.reductions import build_reduction_region, reduction_kind
+from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
+from neuron_cc.dialects.hlo.builders import build_reduction_region
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import TupleOp
 

@@ -4,12 +4,14 @@ Follows XLA's HloDCE: an instruction is dead when nothing uses it and it has no 
 Never removed: collectives (all_reduce, all_gather, reduce_scatter, all_to_all,
 collective_broadcast, collective_permute, send/recv and their done ops), custom calls with
 `has_side_effect`, `optimization_barrier`, `call` (the callee is not analysed), terminators,
-and any non-hlo op without the `Pure` trait. A dead `while`/`conditional` is removed only if
-every op in its regions is itself removable. Dead ops inside regions are removed too.
-Unlike XLA, unused computations (`func.func`) are kept.
+and any other op without an effect trait. A dead `while`/`conditional` is removed only if every
+op in its regions is itself removable. Dead ops inside regions are removed too. Unlike XLA,
+unused computations (`func.func`) are kept.
 
-The pass is one reverse walk per block (linear in module size): erasing an op can only make
-ops *earlier* in the same block dead, and those are visited afterwards.
+What is removable is said by the ops' effect traits (`neuron_cc/analysis/effects.py`); the
+pass is xDSL's `region_dce` on the module body: a liveness fixed point in reverse program
+order, which settles in two walks on SSA code (uses follow their definitions), then one walk
+that erases the dead ops.
 
 ```mlir
 %a = hlo.add %x, %x : tensor<4xf32>      // removed: unused and pure
@@ -25,48 +27,24 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator, Pure
+from xdsl.pattern_rewriter import PatternRewriterListener
+from xdsl.transforms.dead_code_elimination import region_dce
 
-from neuron_cc.dialects.hlo.control_flow import ConditionalOp, CustomCallOp, WhileOp
-from neuron_cc.dialects.hlo.p2p import PartitionIdOp, ReplicaIdOp
+from neuron_cc.analysis.effects import is_removable
 
-_SIDE_EFFECT_FREE = (PartitionIdOp, ReplicaIdOp)
-
-
-def is_removable(op: Operation) -> bool:
-    """True if `op` may be erased when its results are unused."""
-    if op.has_trait(IsTerminator):
-        return False
-    if isinstance(op, CustomCallOp):
-        return op.has_side_effect is None
-    if isinstance(op, WhileOp | ConditionalOp):
-        return all(
-            inner.has_trait(IsTerminator) or is_removable(inner)
-            for region in op.regions
-            for inner in region.walk()
-        )
-    return isinstance(op, _SIDE_EFFECT_FREE) or op.has_trait(Pure)
-
-
-def _is_dead(op: Operation) -> bool:
-    return all(not r.uses for r in op.results) and is_removable(op)
+__all__ = ["HloDcePass", "eliminate_dead_code", "is_removable"]
 
 
 def eliminate_dead_code(block: Block) -> int:
-    """Erase dead ops in `block` and, recursively, in the regions of the ops it keeps."""
-    erased = 0
-    op = block.last_op
-    while op is not None:
-        previous = op.prev_op
-        if op.results and _is_dead(op):
-            block.erase_op(op)
-            erased += 1
-        else:
-            for region in op.regions:
-                for inner in region.blocks:
-                    erased += eliminate_dead_code(inner)
-        op = previous
-    return erased
+    """Erase the dead ops of `block`'s region (xDSL's `region_dce` with our effect traits),
+    recursively in the regions of the ops it keeps; the number of ops erased at top level."""
+    region = block.parent
+    if region is None:
+        return 0
+    erased: list[Operation] = []
+    listener = PatternRewriterListener(operation_removal_handler=[erased.append])
+    region_dce(region, listener)
+    return len(erased)
 
 
 @dataclass(frozen=True)
@@ -76,5 +54,4 @@ class HloDcePass(ModulePass):
     name = "hlo-dce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for block in op.body.blocks:
-            eliminate_dead_code(block)
+        region_dce(op.body)

@@ -49,7 +49,7 @@ result fits the operand's own type, and where the original overflows (and wraps)
 back saturates instead. An and / or / xor reducer is not rebuilt at a float type (remark):
 bitwise reductions at a wider int are exact.
 
-`lossy-widest-bitwidth=true` restores the reference's rule instead (DESIGN §6.5): the widest
+`lossy-widest-bitwidth=true` restores the reference's rule instead (docs/decisions.md §6.5): the widest
 bit width wins, a same-width tie prefers the float (f32 + s32 -> f32, bf16 + s16 -> bf16),
 f16 + bf16 -> f32, a same-width signed + unsigned pair goes to the signed int of twice the
 width, s64 + u64 is refused. It is LOSSY: bf16 + s32 -> s32 truncates the bf16 values (-3.671875
@@ -88,8 +88,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.collective_candidates import collect
-from neuron_cc.analysis.reductions import build_reduction_region, reduction_kind
+from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.update_slices import exact_conversion
+from neuron_cc.dialects.hlo.builders import build_reduction_region
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp

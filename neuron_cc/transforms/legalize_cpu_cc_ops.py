@@ -10,7 +10,7 @@ also processes nested regions and every function):
 
 "Erase" means absent, not re-assigned; nothing changes when nothing needed clearing.
 
-Follows the reference compiler's CPU collective legaliser. Difference (DESIGN §6.4): the edits
+Follows the reference compiler's CPU collective legaliser. Difference (docs/decisions.md §6.4): the edits
 turn cross_replica_and_partition / flattened_id / cross_partition groups into cross_replica
 groups with the same ids, which only means the same thing when num_partitions == 1; with more
 partitions the pass fails with "legalize-cpu-cc-ops requires num_partitions == 1 (got N)" and
@@ -36,7 +36,6 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.collective_candidates import collect
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
     AllReduceOp,
@@ -45,6 +44,7 @@ from neuron_cc.dialects.hlo.collectives import (
     ReduceScatterOp,
 )
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.dialects.replica_groups import device_counts
 
 CANDIDATES = (
     AllGatherOp,

@@ -25,7 +25,7 @@ def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
     constant alone for rank 0), never a full dense literal (exported HLO stays small)."""
     if not isinstance(t, TensorType):
         raise NotMovable(f"cannot build an identity of type {t}")
-    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    element: Attribute = t.element_type
     value = identity_value(kind, element)
     if value is None:
         raise NotMovable(f"{kind[4:]} has no identity at element type {element}")
@@ -35,11 +35,11 @@ def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
 def splat_buffer(t: TensorType[Attribute], value: float) -> list[Operation]:
     """Ops building a tensor of type `t` whose every element is `value`: `broadcast(constant)`
     (a scalar constant alone for rank 0)."""
-    element: Attribute = t.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    element: Attribute = t.element_type
     if is_float_type(element):
         value = float(value)
     scalar = ConstantOp(
-        DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue, reportUnknownVariableType]
+        DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue]
     )
     if not t.get_shape():
         return [scalar]

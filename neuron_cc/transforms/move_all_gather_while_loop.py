@@ -66,7 +66,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.remarks import Remarks, describe
-from neuron_cc.analysis.replica_groups import matches_reference, parse_reference_groups
 from neuron_cc.analysis.while_loops import (
     SlotReads,
     body_root_tuple,
@@ -82,6 +81,7 @@ from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
 from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.replica_groups import matches_reference, parse_reference_groups
 from neuron_cc.transforms.duplicate_parameter_all_gather_remover import (
     remove_duplicate_all_gathers,
 )

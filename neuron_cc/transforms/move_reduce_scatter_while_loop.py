@@ -31,7 +31,7 @@ dimension stays d. Any other reshape to a leading 1 gets a reshape after the col
 are processed innermost first, so a collective sunk out of an inner loop can be sunk out of the
 outer loop in the same run. Dead code is then removed.
 
-Deliberate differences (DESIGN §6.1): the sunk collective gets a fresh channel id
+Deliberate differences (docs/decisions.md §6.1): the sunk collective gets a fresh channel id
 (NextChannelId) only if the original had one. Every all_reduce / reduce_scatter inside a loop
 body gets a remark (option `remarks`): "moved" or the reason.
 
@@ -68,13 +68,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.induction import LoopInfo, analyze_loop, tuple_element
 from neuron_cc.analysis.remarks import Remarks
-from neuron_cc.analysis.replica_groups import next_channel_id
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp, DynamicUpdateSliceOp, ReshapeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import is_float_type, shape_of, tensor_type, tuple_type
+from neuron_cc.dialects.replica_groups import next_channel_id
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 
 Collective = AllReduceOp | ReduceScatterOp

@@ -39,9 +39,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.remarks import Remarks
-from neuron_cc.analysis.replica_groups import NUM_PARTITIONS_ATTR, device_counts, next_channel_id
 from neuron_cc.dialects.hlo.control_flow import CustomCallOp
 from neuron_cc.dialects.hlo.types import shape_of
+from neuron_cc.dialects.replica_groups import NUM_PARTITIONS_ATTR, device_counts, next_channel_id
+from neuron_cc.dialects.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.spmd.collective_ops_creator import (
     CollectiveOpsCreator,
     default_collective_ops_creator,
@@ -55,7 +56,6 @@ from neuron_cc.spmd.reshard import (
     reshard_with,
     shard_shape_of,
 )
-from neuron_cc.spmd.sharding import ShardingAttr, ShardingSyntaxError
 
 SHARDING_ATTR = "xla.sharding"
 SOURCE_SHARDING_ATTR = "xla.source_sharding"
@@ -80,7 +80,7 @@ def _producer_sharding(value: SSAValue) -> ShardingAttr | None:
             if isinstance(attrs, DictionaryAttr):
                 return _as_sharding(attrs.data.get(SHARDING_ATTR))
         return None
-    return _as_sharding(value.owner.attributes.get(SHARDING_ATTR))  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+    return _as_sharding(value.owner.attributes.get(SHARDING_ATTR))  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _is_sharding_call(op: CustomCallOp) -> bool:

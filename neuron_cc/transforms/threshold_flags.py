@@ -153,7 +153,7 @@ def check_flag(op: AllReduceOp, loop: WhileOp) -> Flag:
 
 def _element(value: SSAValue) -> Attribute | None:
     t = value.type
-    return t.element_type if isinstance(t, TensorType) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return t.element_type if isinstance(t, TensorType) else None
 
 
 def _ordered_integer(element: Attribute) -> bool:
@@ -206,7 +206,7 @@ def apply_flag(loop: WhileOp, flag: Flag) -> None:
     old_uses = list(loop.result.uses)
     slots = init_slots(loop)
     flag_init = slots[flag.slot]
-    identity = splat_buffer(value_type, _identity(flag))  # pyright: ignore[reportUnknownArgumentType]
+    identity = splat_buffer(value_type, _identity(flag))
     new_slots = list(slots)
     new_slots[flag.slot] = identity[-1].results[0]
     init = TupleOp(new_slots)
@@ -225,7 +225,7 @@ def apply_flag(loop: WhileOp, flag: Flag) -> None:
     if isinstance(threshold_owner, Operation):
         erase_if_dead(threshold_owner)
     retype_root(loop)
-    after = _after_loop(loop, flag, flag_init, value_type)  # pyright: ignore[reportUnknownArgumentType]
+    after = _after_loop(loop, flag, flag_init, value_type)
     replace_loop_result(loop, {flag.slot: after[-1].results[0]}, after, old_uses)
     if isinstance(old_init, Operation):
         erase_if_dead(old_init)

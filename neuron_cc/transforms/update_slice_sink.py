@@ -13,7 +13,7 @@ A helper of the pass (not a pass): `sink_update_slices(loop, slices, channel)` t
   (no slice / dynamic-update-slice when the box is the whole buffer; the offsets are `i64`
   scalar constants, one per distinct value, as in XLA). The all-reduce keeps the original's
   properties, attributes and reduction region; its channel id is `channel(old channel id)`
-  (the pass gives a fresh id only when there was one, DESIGN §6.1);
+  (the pass gives a fresh id only when there was one, docs/decisions.md §6.1);
 - makes every later reader of slot k see the final value: each old `get_tuple_element(loop, k)`
   is replaced by it, and whole-tuple uses of the loop result read a rebuilt tuple.
 
@@ -79,7 +79,7 @@ class _Builder:
         found = self.constants.get(value)
         if found is None:
             scalar = TensorType(_I64, [])
-            attr = DenseIntOrFPElementsAttr.from_list(scalar, [value])  # pyright: ignore[reportArgumentType, reportCallIssue]
+            attr = DenseIntOrFPElementsAttr.from_list(scalar, [value])
             found = self.constants[value] = self.add(ConstantOp(attr))
         return found
 

@@ -30,7 +30,7 @@ Port of XLA's WhileLoopAllReduceCodeMotion. Legality (each failure is a remark):
 - an accumulation inside a `conditional` with a replicated branch index is split out of it
   first (transforms/conditional_accumulation.py);
 - slot k has no other user, and the loop condition does not read it (stricter than XLA,
-  DESIGN §6.2);
+  docs/decisions.md §6.2);
 - reduce_scatter (option `enable-reduce-scatter`): direct `add(RS(x), gte)` only; the slot is
   widened to the pre-scatter shape and one reduce_scatter runs after the loop.
 `run-setup-passes` first rewrites `convert(AR(x))` into `AR(convert(x))` (except an all-reduce
@@ -39,7 +39,7 @@ converted back to its operand's source type) and `transpose(convert*(RS(x)))` in
 Every collective of a loop body gets a remark (collective_permute, all_to_all, ...: "not a
 reduction"), and the pass ends with a summary remark (hoisted N all-reduce and M
 reduce-scatter out of while loops), as XLA logs.
-Differences from XLA: a fresh channel id only when the original had one (DESIGN §6.1); the
+Differences from XLA: a fresh channel id only when the original had one (docs/decisions.md §6.1); the
 condition check above. Modules with num_partitions > 1 without `hlo.use_spmd_partitioning`
 are left unchanged.
 """
@@ -74,14 +74,6 @@ from neuron_cc.analysis.induction import LoopInfo, analyze_loop
 from neuron_cc.analysis.overwrites import Overwrite, check_overwrite, returned_slot
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
-from neuron_cc.analysis.replica_groups import (
-    USE_SPMD_ATTR,
-    device_counts,
-    flattened_participants,
-    matches_reference,
-    next_channel_id,
-    parse_reference_groups,
-)
 from neuron_cc.analysis.replication import ReplicationAnalysis
 from neuron_cc.analysis.update_slices import (
     DEFAULT_DUS_MAX_SIZE_BYTES,
@@ -107,6 +99,14 @@ from neuron_cc.dialects.hlo.types import (
     element_type_name,
     is_float_type,
     is_pred_type,
+)
+from neuron_cc.dialects.replica_groups import (
+    USE_SPMD_ATTR,
+    device_counts,
+    flattened_participants,
+    matches_reference,
+    next_channel_id,
+    parse_reference_groups,
 )
 from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
 from neuron_cc.transforms.loop_slots import (
@@ -134,7 +134,7 @@ class _Context:
     moved: dict[str, int] = field(default_factory=dict[str, int])
 
     def channel_for(self, old: IntegerAttr | None) -> IntegerAttr | None:
-        """A fresh channel id for a moved collective that had one (DESIGN §6.1)."""
+        """A fresh channel id for a moved collective that had one (docs/decisions.md §6.1)."""
         return None if old is None else self.channel()
 
     def count(self, ops: Sequence[CollectiveOp]) -> None:
@@ -255,8 +255,8 @@ def _widen_value_chain(acc: Accumulation, wide: TensorType[Attribute]) -> None:
     shape = wide.get_shape()
     for op in acc.value_chain:
         if isinstance(op, ConvertOp):
-            element = op.result.type.element_type  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
-            Rewriter.replace_value_with_new_type(op.result, TensorType(element, shape))  # pyright: ignore[reportUnknownArgumentType]
+            element = op.result.type.element_type
+            Rewriter.replace_value_with_new_type(op.result, TensorType(element, shape))
         elif isinstance(op, SelectOp):
             _widen_select(op, acc.kind, shape)
 
@@ -271,10 +271,10 @@ def _widen_select(select: SelectOp, kind: str, shape: Sequence[int]) -> None:
         return
     pred = BroadcastOp.create(
         operands=[scalar],
-        result_types=[TensorType(scalar.type.element_type, shape)],  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+        result_types=[TensorType(scalar.type.element_type, shape)],  # pyright: ignore[reportAttributeAccessIssue]
         properties={"dimensions": DimensionsAttr(())},
     )
-    identity = identity_buffer(TensorType(value_type.element_type, shape), kind)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    identity = identity_buffer(TensorType(value_type.element_type, shape), kind)
     Rewriter.insert_op([pred, *identity], InsertPoint.before(select))
     identity_index = 2 if is_identity(select.on_false, kind) else 1
     old = [select.pred.owner, select.operands[identity_index].owner]
@@ -338,9 +338,7 @@ def _absorbs(init: SSAValue, kind: str) -> bool:
     """`init @ v == v` bit for bit: init is @'s identity, and @ is not a float sum (where
     `+0.0 + -0.0` is `+0.0`)."""
     t = init.type
-    float_sum = (
-        kind == "hlo.add" and isinstance(t, TensorType) and is_float_type(t.element_type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-    )
+    float_sum = kind == "hlo.add" and isinstance(t, TensorType) and is_float_type(t.element_type)
     return not float_sum and is_identity(init, kind)
 
 

@@ -13,7 +13,7 @@ accumulations have the canonical `add(C(x), buffer)` shape:
 
 Where we differ from XLA: a reduce_scatter is never widened by a convert (XLA reorders
 `convert(RS(x))` too). The motion accumulates through the convert instead and the moved
-reduce_scatter keeps its element type (DESIGN §6.3): widening it changes the roundings and
+reduce_scatter keeps its element type (docs/decisions.md §6.3): widening it changes the roundings and
 doubles the bytes it moves.
 """
 
@@ -23,8 +23,9 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from neuron_cc.analysis.reductions import build_reduction_region, reduction_kind
+from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
+from neuron_cc.dialects.hlo.builders import build_reduction_region
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
@@ -99,7 +100,7 @@ def _sink_transpose(op: ReduceScatterOp) -> bool:
     dim = op.scatter_dimension.value.data
     props = dict(op.properties)
     props["scatter_dimension"] = IntegerAttr(perm.index(dim), 64)
-    out_shape = transpose.result.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+    out_shape = transpose.result.type.get_shape()
     moved = ReduceScatterOp.create(
         operands=[moved_in.results[0]],
         result_types=[TensorType(op.results[0].type.element_type, out_shape)],  # pyright: ignore[reportAttributeAccessIssue]
@@ -110,7 +111,7 @@ def _sink_transpose(op: ReduceScatterOp) -> bool:
     Rewriter.insert_op([moved_in, moved], InsertPoint.before(op))
     value = moved.results[0]
     for convert in converts:
-        element_out = convert.result.type.element_type  # pyright: ignore[reportAttributeAccessIssue]
+        element_out = convert.result.type.element_type
         new = ConvertOp.create(operands=[value], result_types=[TensorType(element_out, out_shape)])
         Rewriter.insert_op(new, InsertPoint.before(op))
         value = new.results[0]

@@ -1,4 +1,4 @@
-"""The hlo dialect: XLA HLO semantics in MLIR form (DESIGN §3).
+"""The hlo dialect: XLA HLO semantics in MLIR form (docs/dialects.md §3).
 
 Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control_flow`
 (tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
@@ -7,7 +7,10 @@ Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control
 
 from xdsl.ir import Dialect
 
-from neuron_cc.dialects import verify_cache, xdsl_patches
+from neuron_cc.dialects import (
+    sharding,  # no hlo imports there: no cycle
+    verify_cache,
+)
 from neuron_cc.dialects.hlo import (
     attributes,
     collectives,
@@ -18,9 +21,6 @@ from neuron_cc.dialects.hlo import (
     p2p,
     types,
 )
-from neuron_cc.spmd import sharding  # no hlo imports there: no cycle
-
-xdsl_patches.install()
 
 _OPS = [
     *collectives.OPS,
@@ -43,7 +43,7 @@ _ATTRS = [
     sharding.ShardingAttr,
 ]
 
-HLO = Dialect("hlo", _OPS, _ATTRS)  # pyright: ignore[reportArgumentType]
+HLO = Dialect("hlo", _OPS, _ATTRS)
 """The hlo dialect object, as registered with xDSL contexts."""
 
 # Elementwise, data-movement and dot verifiers read only operand/result types and properties.

@@ -380,7 +380,7 @@ def make_bare_directive(cls: type[BareDataAttr], directive_name: str) -> type[Cu
         "print": print_,
     }
     directive = type(directive_name, (_BareBase,), namespace)
-    return irdl_custom_directive(directive)  # pyright: ignore[reportArgumentType]
+    return irdl_custom_directive(directive)
 
 
 GroupsDirective = make_bare_directive(ReplicaGroupsAttr, "ReplicaGroups")

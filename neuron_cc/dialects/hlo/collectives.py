@@ -1,8 +1,8 @@
-"""Collective ops of the hlo dialect (XLA semantics, DESIGN §3 and §5).
+"""Collective ops of the hlo dialect (XLA semantics, docs/dialects.md §3 and docs/collective-semantics.md §5).
 
 A variadic collective returns ONE value: a `tuple<...>` when it has several operands, the plain
 tensor otherwise (exactly like XLA). Group semantics follow XLA's group modes (see
-`neuron_cc.analysis.replica_groups`); the module attributes `hlo.num_replicas` and
+`neuron_cc.dialects.replica_groups`); the module attributes `hlo.num_replicas` and
 `hlo.num_partitions` bound the ids. Collectives are never `Pure`.
 
 ```mlir
@@ -33,15 +33,6 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from neuron_cc.analysis.replica_groups import (
-    GroupMode,
-    GroupModeError,
-    device_counts,
-    group_mode,
-    group_size,
-    groups_problem,
-    id_space_size,
-)
 from neuron_cc.dialects.hlo.attributes import (
     GroupsDirective,
     ReplicaGroupsAttr,
@@ -53,6 +44,15 @@ from neuron_cc.dialects.hlo.types import (
     element_type_name,
     tensor_type,
     tuple_elements,
+)
+from neuron_cc.dialects.replica_groups import (
+    GroupMode,
+    GroupModeError,
+    device_counts,
+    group_mode,
+    group_size,
+    groups_problem,
+    id_space_size,
 )
 
 _FLAGS = (
@@ -160,7 +160,7 @@ def verify_reduction_region(region: Region, element_types: Sequence[Attribute], 
         raise VerifyException(
             f"{what} region arguments must be two scalars of one type, got {', '.join(map(str, arg_types))}"
         )
-    elem = scalar.element_type  # pyright: ignore[reportUnknownMemberType]
+    elem = scalar.element_type
     if elem not in element_types:
         names = ", ".join(sorted({element_type_name(t) for t in element_types}))
         raise VerifyException(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -51,7 +52,16 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, Pure, SymbolTable
+from xdsl.traits import (
+    EffectInstance,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    NoMemoryEffect,
+    Pure,
+    RecursiveMemoryEffect,
+    SymbolTable,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.dialects.hlo.types import (
@@ -74,7 +84,7 @@ class ReturnOp(IRDLOperation):
 
     name = "hlo.return"
     results_ = var_operand_def(HLO_VALUE)
-    traits = traits_def(IsTerminator())
+    traits = traits_def(IsTerminator(), NoMemoryEffect())
     assembly_format = "$results_ attr-dict (`:` type($results_)^)?"
 
 
@@ -224,6 +234,7 @@ class WhileOp(IRDLOperation):
     """
 
     name = "hlo.while"
+    traits = traits_def(RecursiveMemoryEffect())
     T: ClassVar = VarConstraint("T", HLO_VALUE)
     init = operand_def(T)
     result = result_def(T)
@@ -260,6 +271,7 @@ class ConditionalOp(IRDLOperation):
     """
 
     name = "hlo.conditional"
+    traits = traits_def(RecursiveMemoryEffect())
     index = operand_def(HLO_TENSOR)
     branch_operands = var_operand_def(HLO_VALUE)
     result = result_def(HLO_VALUE)
@@ -364,6 +376,19 @@ class CallOp(IRDLOperation):
             )
 
 
+_WRITE = frozenset({EffectInstance(MemoryEffectKind.WRITE)})
+
+
+class CustomCallEffects(MemoryEffect):
+    """A custom call writes (to the universe) when `has_side_effect` is set, as in XLA; it has
+    no effect otherwise."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        side_effect = isinstance(op, CustomCallOp) and op.has_side_effect is not None
+        return _WRITE if side_effect else frozenset()
+
+
 @irdl_op_definition
 class CustomCallOp(IRDLOperation):
     """An opaque call to a back-end target, e.g. `xla.sdy.GlobalToLocalShape`.
@@ -373,6 +398,7 @@ class CustomCallOp(IRDLOperation):
     """
 
     name = "hlo.custom_call"
+    traits = traits_def(CustomCallEffects())
     call_target_name = prop_def(StringAttr)
     inputs = var_operand_def(HLO_VALUE)
     result = result_def(HLO_VALUE)

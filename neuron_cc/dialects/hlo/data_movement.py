@@ -1,4 +1,4 @@
-"""Data-movement ops of the hlo dialect (XLA semantics and shape rules, DESIGN §3).
+"""Data-movement ops of the hlo dialect (XLA semantics and shape rules, docs/dialects.md §3).
 
 reshape, bitcast, copy, broadcast, transpose, slice, dynamic_slice, dynamic_update_slice,
 concatenate and pad. They only move or repeat elements, never compute on them, so each keeps its

@@ -37,16 +37,18 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from neuron_cc.analysis.replica_groups import (
-    group_mode,
-    id_space_size,
-)
 from neuron_cc.dialects.hlo.attributes import PairsDirective, SourceTargetPairsAttr
 from neuron_cc.dialects.hlo.collectives import checked_device_counts
 from neuron_cc.dialects.hlo.types import HLO_TENSOR, TokenType, tuple_elements, tuple_type
+from neuron_cc.dialects.replica_groups import (
+    group_mode,
+    id_space_size,
+)
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
 U32_SCALAR = TensorType(UI32, [])
@@ -188,6 +190,7 @@ class PartitionIdOp(IRDLOperation):
     """This device's partition number: `%p = hlo.partition_id : tensor<ui32>`."""
 
     name = "hlo.partition_id"
+    traits = traits_def(NoMemoryEffect())
     result = result_def(EqAttrConstraint(U32_SCALAR))
     assembly_format = "attr-dict `:` type($result)"
 
@@ -200,6 +203,7 @@ class ReplicaIdOp(IRDLOperation):
     """This device's replica number: `%r = hlo.replica_id : tensor<ui32>`."""
 
     name = "hlo.replica_id"
+    traits = traits_def(NoMemoryEffect())
     result = result_def(EqAttrConstraint(U32_SCALAR))
     assembly_format = "attr-dict `:` type($result)"
 

@@ -38,6 +38,21 @@ class TokenType(ParametrizedAttribute, TypeAttribute):
 HloTensor: TypeAlias = TensorType[Attribute]
 
 _FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "pred": IntegerType(1),
+    **{f"s{w}": IntegerType(w) for w in (8, 16, 32, 64)},
+    **{f"u{w}": IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)},
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+}
+"""XLA element type name -> hlo dialect element type: the one table of the element types the
+dialect supports (the HLO parser, the exporter and `element_type_name` all read it)."""
+
+ELEMENT_NAMES: dict[Attribute, str] = {t: name for name, t in ELEMENT_TYPES.items()}
+"""The inverse of `ELEMENT_TYPES`."""
 _INT_WIDTHS = frozenset({8, 16, 32, 64})
 
 
@@ -74,16 +89,13 @@ def is_element_type(t: Attribute) -> bool:
 
 
 def element_type_name(t: Attribute) -> str:
-    """XLA's name of an element type: f32, bf16, pred, s32, u8, ..."""
-    if is_pred_type(t):
-        return "pred"
-    if isinstance(t, IntegerType):
+    """XLA's name of an element type: f32, bf16, pred, s32, u8, ... (`str(t)` for others)."""
+    name = ELEMENT_NAMES.get(t)
+    if name is not None:
+        return name
+    if isinstance(t, IntegerType):  # widths XLA has but the dialect does not (s4, u2, ...)
         prefix = "u" if t.signedness.data == Signedness.UNSIGNED else "s"
         return f"{prefix}{t.width.data}"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, _FLOAT_TYPES):
-        return f"f{t.bitwidth}"
     return str(t)
 
 
@@ -148,7 +160,7 @@ def tensor_type(value: SSAValue | Attribute) -> HloTensor:
     t = value.type if isinstance(value, SSAValue) else value
     if not isinstance(t, TensorType):
         raise VerifyException(f"expected a tensor, got {t}")
-    return t  # pyright: ignore[reportUnknownVariableType]
+    return t
 
 
 def shape_of(value: SSAValue | Attribute) -> tuple[int, ...]:

@@ -50,7 +50,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
-    UnitAttr,
     i1,
 )
 from xdsl.dialects.func import FuncOp
@@ -66,9 +65,24 @@ from neuron_cc.dialects.hlo import (
     elementwise_misc,
     p2p,
 )
-from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
-from neuron_cc.dialects.hlo.dimension_numbers import Window
-from neuron_cc.spmd.sharding import ShardingAttr
+from neuron_cc.translate.hlo_text.export_text import (
+    NAMING_ATTRS,
+    REFERENCE,
+    SKIP_ARG_ATTRS,
+    SKIP_OP_ATTRS,
+    ExportError,
+    UniqueNames,
+    dims_text,
+    groups_text,
+    int_value,
+    padding_text,
+    raw_value,
+    sanitize_name,
+    slice_text,
+    substitute_names,
+    window_text,
+    xla_attrs,
+)
 from neuron_cc.translate.hlo_text.shapes import (
     API_VERSIONS,
     ShapeError,
@@ -79,10 +93,6 @@ from neuron_cc.translate.hlo_text.shapes import (
 )
 
 __all__ = ["OPCODES", "ExportError", "export_hlo"]
-
-
-class ExportError(Exception):
-    """The module holds something that XLA HLO text cannot express."""
 
 
 _ALL_OPS: list[type[Operation]] = [
@@ -100,136 +110,6 @@ OPCODES: dict[str, str] = {
     if cls is not control_flow.ReturnOp
 }
 """hlo op name -> XLA opcode (`hlo.call` prints as `fusion` when it has `xla.fusion_kind`)."""
-
-# --- names -----------------------------------------------------------------------------------
-
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
-_BAD_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
-# XLA rejects names that spell a primitive type (`%pred`, `%s1`, `%f8e4m3fn`): add a `_`.
-_TYPE_NAME_RE = re.compile(
-    r"pred|token|opaque|[su](1|2|4|8|16|32|64)|b?f(16|32|64)|c(64|128)|f[48]e\d+m\d+[a-z0-9]*"
-)
-
-
-def _sanitize(name: str) -> str:
-    """A valid XLA name close to `name`."""
-    if _NAME_RE.fullmatch(name) is None:
-        name = _BAD_NAME_CHARS.sub("_", name)
-        if not name or not (name[0].isalpha() or name[0] == "_"):
-            name = "_" + name
-    if _TYPE_NAME_RE.fullmatch(name) is not None:
-        name += "_"
-    return name
-
-
-class _Names:
-    """Hands out unique names: `base`, then `base.1`, `base.2`, ... (XLA's NameUniquer)."""
-
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-        self.counters: dict[str, int] = {}
-
-    def unique(self, base: str) -> str:
-        if base not in self.used:
-            self.used.add(base)
-            return base
-        k = self.counters.get(base, 0)
-        while True:
-            k += 1
-            candidate = f"{base}.{k}"
-            if candidate not in self.used:
-                break
-        self.counters[base] = k
-        self.used.add(candidate)
-        return candidate
-
-
-def _substitute(template: str, names: Sequence[str]) -> str:
-    parts = template.split("\0")
-    parts[1::2] = [names[int(p)] for p in parts[1::2]]
-    return "".join(parts)
-
-
-# --- attribute text --------------------------------------------------------------------------
-
-
-def _dims(values: Iterable[int]) -> str:
-    return "{" + ",".join(map(str, values)) + "}"
-
-
-def _groups(attr: ReplicaGroupsAttr) -> str:
-    data = attr.data
-    if isinstance(data, IotaDeviceList):
-        text = f"[{data.num_groups},{data.group_size}]<=[{','.join(map(str, data.reshape_dims))}]"
-        # XLA's parser wants T(...) after several reshape dims; canonical lists of >1 dims are
-        # always transposed, so printing T only when non-identity satisfies it.
-        if data.is_transposed:
-            text += "T(" + ",".join(map(str, data.perm)) + ")"
-        return text
-    return "{" + ",".join(_dims(g) for g in data) + "}"
-
-
-def _window(w: Window) -> str:
-    ones = (1,) * len(w.size)
-    fields = ["size=" + "x".join(map(str, w.size))]
-    if w.stride != ones:
-        fields.append("stride=" + "x".join(map(str, w.stride)))
-    if any(p != (0, 0) for p in w.padding):
-        fields.append("pad=" + "x".join(f"{lo}_{hi}" for lo, hi in w.padding))
-    if w.base_dilation != ones:
-        fields.append("lhs_dilate=" + "x".join(map(str, w.base_dilation)))
-    if w.window_dilation != ones:
-        fields.append("rhs_dilate=" + "x".join(map(str, w.window_dilation)))
-    return "{" + " ".join(fields) + "}" if w.size else "{}"
-
-
-def _padding(low: Sequence[int], high: Sequence[int], interior: Sequence[int]) -> str:
-    if any(interior):
-        return "x".join(f"{lo}_{hi}_{i}" for lo, hi, i in zip(low, high, interior, strict=True))
-    return "x".join(f"{lo}_{hi}" for lo, hi in zip(low, high, strict=True))
-
-
-def _slice(starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]) -> str:
-    parts = [
-        f"[{a}:{b}]" if s == 1 else f"[{a}:{b}:{s}]"
-        for a, b, s in zip(starts, limits, strides, strict=True)
-    ]
-    return "{" + ", ".join(parts) + "}"
-
-
-def _int(attr: IntegerAttr[Any]) -> int:
-    return attr.value.data
-
-
-_SKIP_OP_ATTRS = frozenset({"xla.shape", "xla.fusion_kind"})
-_SKIP_ARG_ATTRS = frozenset({"xla.shape"})
-_NAMING_ATTRS = frozenset({"xla.control-predecessors"})
-"""Raw attributes whose text names other instructions of the computation."""
-_REFERENCE = re.compile(r"%([A-Za-z_][A-Za-z0-9_.\-]*)")
-
-
-def _raw_value(key: str, value: Attribute, owner: str) -> str:
-    if isinstance(value, ShardingAttr):
-        return value.to_hlo_text()
-    if isinstance(value, StringAttr):
-        if "\0" in value.data:
-            raise ExportError(f"attribute {key} of {owner} contains a NUL character")
-        return value.data
-    if isinstance(value, IntegerAttr):
-        return str(value.value.data)
-    if isinstance(value, UnitAttr):
-        return "true"
-    raise ExportError(f"attribute {key} of {owner} must be a string, got {value}")
-
-
-def _xla_attrs(attributes: Mapping[str, Attribute], skip: frozenset[str], owner: str) -> str:
-    """`, key=value` for every `xla.key` attribute not in `skip`."""
-    parts = [
-        f", {key[4:]}={_raw_value(key, value, owner)}"
-        for key, value in attributes.items()
-        if key.startswith("xla.") and key not in skip
-    ]
-    return "".join(parts)
 
 
 # --- computations ----------------------------------------------------------------------------
@@ -259,7 +139,7 @@ class _Builder:
             self.index[value] = i
             hint = value.name_hint
             if hint is not None:
-                base = _sanitize(hint)
+                base = sanitize_name(hint)
                 self.by_hint[hint] = i
         self.bases.append(base)
         self.shapes.append(shapes)
@@ -290,7 +170,7 @@ class _Builder:
             extra: Mapping[str, Attribute] = attrs[n].data if n < len(attrs) else {}
             stored = extra.get("xla.shape")
             shapes = self.x.shapes(arg.type, stored, f"argument {n} of {self.what}")
-            extras = _xla_attrs(extra, _SKIP_ARG_ATTRS, f"argument {n} of {self.what}")
+            extras = xla_attrs(extra, SKIP_ARG_ATTRS, f"argument {n} of {self.what}")
             self.params.append(self.define(arg, "param", shapes, f"parameter({n}){extras}"))
 
     def emit(self, op: Operation) -> int:
@@ -304,12 +184,12 @@ class _Builder:
         rhs = handler(self, op)
         shapes = self.x.result_shapes(op, self.what)
         owner = f"{op.name} in {self.what}"
-        skip = _SKIP_OP_ATTRS
+        skip = SKIP_OP_ATTRS
         if isinstance(op, control_flow.CustomCallOp) and op.backend_config is not None:
             skip = skip | {"xla.backend_config"}
-        rhs += _xla_attrs(op.attributes, skip | _NAMING_ATTRS, owner) if op.attributes else ""
-        for key in _NAMING_ATTRS & op.attributes.keys():
-            raw = _raw_value(key, op.attributes[key], owner)
+        rhs += xla_attrs(op.attributes, skip | NAMING_ATTRS, owner) if op.attributes else ""
+        for key in NAMING_ATTRS & op.attributes.keys():
+            raw = raw_value(key, op.attributes[key], owner)
             rhs += f", {key[4:]}={self.rename_references(raw, owner)}"
         self.op_name = outer
         return self.define(op.results[0], rhs[: rhs.index("(")], shapes, rhs)
@@ -323,7 +203,7 @@ class _Builder:
                 raise ExportError(f"{owner} refers to %{m.group(1)}, not defined before it")
             return f"%\0{i}\0"
 
-        return _REFERENCE.sub(rename, raw)
+        return REFERENCE.sub(rename, raw)
 
     def emit_block(self, block: Block, terminator: type[Operation]) -> Sequence[SSAValue]:
         """Emit every op of `block` and return the values its terminator returns."""
@@ -366,8 +246,8 @@ class _Builder:
 class _Exporter:
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
-        self.instruction_names = _Names()
-        self.computation_names = _Names()
+        self.instruction_names = UniqueNames()
+        self.computation_names = UniqueNames()
         self.shape_cache: dict[int, tuple[Attribute, tuple[str, str]]] = {}
         self.stored_cache: dict[tuple[str, int], bool] = {}
         self.computations: list[list[str]] = []
@@ -409,7 +289,7 @@ class _Exporter:
             and shapes[0] == self.shape_cache[id(t)][1][0]
             and op.layout.data
         ):
-            return (shapes[1] + _dims(op.layout.data), shapes[1])
+            return (shapes[1] + dims_text(op.layout.data), shapes[1])
         return shapes
 
     # computations
@@ -417,7 +297,7 @@ class _Exporter:
     def finalize(self, builder: _Builder, template: str, name: str, entry: bool) -> None:
         names = [self.instruction_names.unique(base) for base in builder.bases]
         prefix = "ENTRY %" if entry else "%"
-        self.computations.append([f"{prefix}{name} {_substitute(template, names)}"])
+        self.computations.append([f"{prefix}{name} {substitute_names(template, names)}"])
 
     def finalize_lines(self, builder: _Builder, header: str, name: str, entry: bool) -> None:
         """Like `finalize` for a (large) function: substitute names line by line, in place,
@@ -426,8 +306,8 @@ class _Exporter:
         prefix = "ENTRY %" if entry else "%"
         lines = builder.lines
         for i, line in enumerate(lines):
-            lines[i] = _substitute(line, names)
-        lines.insert(0, f"{prefix}{name} {_substitute(header, names)} {{")
+            lines[i] = substitute_names(line, names)
+        lines.insert(0, f"{prefix}{name} {substitute_names(header, names)} {{")
         lines.append("}")
         self.computations.append(lines)
 
@@ -485,7 +365,7 @@ class _Exporter:
                 raise ExportError(f"cannot export {op.name}: only func.func may sit in the module")
             symbol = op.sym_name.data
             self.funcs[symbol] = op
-            self.func_names[symbol] = self.computation_names.unique(_sanitize(symbol))
+            self.func_names[symbol] = self.computation_names.unique(sanitize_name(symbol))
         entries = [f for f in self.funcs.values() if "hlo.entry" in f.attributes]
         if len(entries) > 1:
             raise ExportError("more than one func.func carries hlo.entry")
@@ -503,7 +383,7 @@ class _Exporter:
         attrs = self.module.attributes
         name = self.module.sym_name.data if self.module.sym_name is not None else "module"
         parts = [
-            f"HloModule {_sanitize(name)}",
+            f"HloModule {sanitize_name(name)}",
             f"entry_computation_layout={{{self.entry_layout}}}",
             f"replica_count={self.count('hlo.num_replicas')}",
             f"num_partitions={self.count('hlo.num_partitions')}",
@@ -512,7 +392,7 @@ class _Exporter:
         if isinstance(config, DictionaryAttr):
             skip = ("entry_computation_layout", "replica_count", "num_partitions")
             parts += [
-                f"{k}={_raw_value(k, v, 'xla.module_config')}"
+                f"{k}={raw_value(k, v, 'xla.module_config')}"
                 for k, v in config.data.items()
                 if k not in skip
             ]
@@ -524,7 +404,7 @@ class _Exporter:
             return 1
         if not isinstance(value, IntegerAttr):
             raise ExportError(f"module attribute {key} must be an integer, got {value}")
-        return _int(value)
+        return int_value(value)
 
     def export(self) -> str:
         return "\n".join(self.export_lines())
@@ -575,8 +455,8 @@ def _simple(b: _Builder, op: Operation) -> str:
 def _collective_head(b: _Builder, op: collectives.CollectiveOp) -> list[str]:
     parts = [f"{OPCODES[op.name]}({b.refs(op.operands)})"]
     if op.channel_id is not None:
-        parts.append(f"channel_id={_int(op.channel_id)}")
-    parts.append(f"replica_groups={_groups(op.replica_groups)}")
+        parts.append(f"channel_id={int_value(op.channel_id)}")
+    parts.append(f"replica_groups={groups_text(op.replica_groups)}")
     if op.constrain_layout is not None:
         parts.append("constrain_layout=true")
     return parts
@@ -596,7 +476,7 @@ def _all_reduce(b: _Builder, op: collectives.AllReduceOp) -> str:
 
 def _all_gather(b: _Builder, op: collectives.AllGatherOp) -> str:
     parts = _collective_head(b, op)
-    parts.append(f"dimensions={{{_int(op.all_gather_dimension)}}}")
+    parts.append(f"dimensions={{{int_value(op.all_gather_dimension)}}}")
     if op.use_global_device_ids is not None:
         parts.append("use_global_device_ids=true")
     return ", ".join(parts)
@@ -606,7 +486,7 @@ def _reduce_scatter(b: _Builder, op: collectives.ReduceScatterOp) -> str:
     parts = _collective_head(b, op)
     if op.use_global_device_ids is not None:
         parts.append("use_global_device_ids=true")
-    parts.append(f"dimensions={{{_int(op.scatter_dimension)}}}")
+    parts.append(f"dimensions={{{int_value(op.scatter_dimension)}}}")
     parts.append(_to_apply(b, op.to_apply, op))
     return ", ".join(parts)
 
@@ -614,7 +494,7 @@ def _reduce_scatter(b: _Builder, op: collectives.ReduceScatterOp) -> str:
 def _all_to_all(b: _Builder, op: collectives.AllToAllOp) -> str:
     parts = _collective_head(b, op)
     if op.split_dimension is not None:
-        parts.append(f"dimensions={{{_int(op.split_dimension)}}}")
+        parts.append(f"dimensions={{{int_value(op.split_dimension)}}}")
     return ", ".join(parts)
 
 
@@ -629,21 +509,21 @@ def _collective_broadcast(b: _Builder, op: collectives.CollectiveBroadcastOp) ->
 def _collective_permute(b: _Builder, op: p2p.CollectivePermuteOp) -> str:
     parts = [f"collective-permute({b.ref(op.operand)})"]
     if op.channel_id is not None:
-        parts.append(f"channel_id={_int(op.channel_id)}")
+        parts.append(f"channel_id={int_value(op.channel_id)}")
     pairs = ",".join(f"{{{s},{t}}}" for s, t in op.source_target_pairs.data)
     parts.append(f"source_target_pairs={{{pairs}}}")
     return ", ".join(parts)
 
 
 def _channel(b: _Builder, op: p2p.SendOp | p2p.SendDoneOp | p2p.RecvOp | p2p.RecvDoneOp) -> str:
-    text = f"{OPCODES[op.name]}({b.refs(op.operands)}), channel_id={_int(op.channel_id)}"
+    text = f"{OPCODES[op.name]}({b.refs(op.operands)}), channel_id={int_value(op.channel_id)}"
     if op.is_host_transfer is not None:
         text += ", is_host_transfer=true"
     return text
 
 
 def _get_tuple_element(b: _Builder, op: control_flow.GetTupleElementOp) -> str:
-    return f"get-tuple-element({b.ref(op.tuple_)}), index={_int(op.index)}"
+    return f"get-tuple-element({b.ref(op.tuple_)}), index={int_value(op.index)}"
 
 
 def _while(b: _Builder, op: control_flow.WhileOp) -> str:
@@ -682,10 +562,10 @@ def _custom_call(b: _Builder, op: control_flow.CustomCallOp) -> str:
     if op.backend_config is not None:
         parts.append(f'backend_config="{escape_string(op.backend_config.data)}"')
     if op.api_version is not None:
-        version = API_VERSIONS.get(_int(op.api_version))
+        version = API_VERSIONS.get(int_value(op.api_version))
         if version is None:
             raise ExportError(
-                f"custom_call api_version {_int(op.api_version)} in {b.what} is not one of "
+                f"custom_call api_version {int_value(op.api_version)} in {b.what} is not one of "
                 f"{sorted(API_VERSIONS)}"
             )
         parts.append(f"api_version={version}")
@@ -700,7 +580,7 @@ def _constant(b: _Builder, op: elementwise_misc.ConstantOp) -> str:
 
 
 def _iota(b: _Builder, op: elementwise_misc.IotaOp) -> str:
-    return f"iota(), iota_dimension={_int(op.iota_dimension)}"
+    return f"iota(), iota_dimension={int_value(op.iota_dimension)}"
 
 
 def _compare(b: _Builder, op: elementwise_misc.CompareOp) -> str:
@@ -712,35 +592,37 @@ def _compare(b: _Builder, op: elementwise_misc.CompareOp) -> str:
 
 def _reduce_precision(b: _Builder, op: elementwise.ReducePrecisionOp) -> str:
     return (
-        f"reduce-precision({b.ref(op.operand)}), exponent_bits={_int(op.exponent_bits)}, "
-        f"mantissa_bits={_int(op.mantissa_bits)}"
+        f"reduce-precision({b.ref(op.operand)}), exponent_bits={int_value(op.exponent_bits)}, "
+        f"mantissa_bits={int_value(op.mantissa_bits)}"
     )
 
 
 def _broadcast(b: _Builder, op: data_movement.BroadcastOp) -> str:
-    return f"broadcast({b.ref(op.operand)}), dimensions={_dims(op.dimensions.data)}"
+    return f"broadcast({b.ref(op.operand)}), dimensions={dims_text(op.dimensions.data)}"
 
 
 def _transpose(b: _Builder, op: data_movement.TransposeOp) -> str:
-    return f"transpose({b.ref(op.operand)}), dimensions={_dims(op.permutation.data)}"
+    return f"transpose({b.ref(op.operand)}), dimensions={dims_text(op.permutation.data)}"
 
 
 def _slice_op(b: _Builder, op: data_movement.SliceOp) -> str:
-    spec = _slice(op.start_indices.data, op.limit_indices.data, op.strides.data)
+    spec = slice_text(op.start_indices.data, op.limit_indices.data, op.strides.data)
     return f"slice({b.ref(op.operand)}), slice={spec}"
 
 
 def _dynamic_slice(b: _Builder, op: data_movement.DynamicSliceOp) -> str:
-    sizes = _dims(op.slice_sizes.data)
+    sizes = dims_text(op.slice_sizes.data)
     return f"dynamic-slice({b.refs(op.operands)}), dynamic_slice_sizes={sizes}"
 
 
 def _concatenate(b: _Builder, op: data_movement.ConcatenateOp) -> str:
-    return f"concatenate({b.refs(op.operands)}), dimensions={{{_int(op.dimension)}}}"
+    return f"concatenate({b.refs(op.operands)}), dimensions={{{int_value(op.dimension)}}}"
 
 
 def _pad(b: _Builder, op: data_movement.PadOp) -> str:
-    spec = _padding(op.edge_padding_low.data, op.edge_padding_high.data, op.interior_padding.data)
+    spec = padding_text(
+        op.edge_padding_low.data, op.edge_padding_high.data, op.interior_padding.data
+    )
     return f"pad({b.ref(op.operand)}, {b.ref(op.padding_value)}), padding={spec}"
 
 
@@ -748,23 +630,23 @@ def _dot(b: _Builder, op: computation.DotOp) -> str:
     dn = op.dot_dimension_numbers.data
     parts = [f"dot({b.ref(op.lhs)}, {b.ref(op.rhs)})"]
     if dn.lhs_batch:
-        parts.append(f"lhs_batch_dims={_dims(dn.lhs_batch)}")
-    parts.append(f"lhs_contracting_dims={_dims(dn.lhs_contracting)}")
+        parts.append(f"lhs_batch_dims={dims_text(dn.lhs_batch)}")
+    parts.append(f"lhs_contracting_dims={dims_text(dn.lhs_contracting)}")
     if dn.rhs_batch:
-        parts.append(f"rhs_batch_dims={_dims(dn.rhs_batch)}")
-    parts.append(f"rhs_contracting_dims={_dims(dn.rhs_contracting)}")
+        parts.append(f"rhs_batch_dims={dims_text(dn.rhs_batch)}")
+    parts.append(f"rhs_contracting_dims={dims_text(dn.rhs_contracting)}")
     return ", ".join(parts)
 
 
 def _reduce(b: _Builder, op: computation.ReduceOp) -> str:
-    dims = _dims(op.dimensions.data)
+    dims = dims_text(op.dimensions.data)
     return f"reduce({b.refs(op.operands)}), dimensions={dims}, {_to_apply(b, op.body, op)}"
 
 
 def _reduce_window(b: _Builder, op: computation.ReduceWindowOp) -> str:
     if not op.window.data.size:  # rank 0: XLA prints no window
         return f"reduce-window({b.refs(op.operands)}), {_to_apply(b, op.body, op)}"
-    window = _window(op.window.data)
+    window = window_text(op.window.data)
     return f"reduce-window({b.refs(op.operands)}), window={window}, {_to_apply(b, op.body, op)}"
 
 
@@ -772,15 +654,15 @@ def _gather(b: _Builder, op: computation.GatherOp) -> str:
     dn = op.dimension_numbers.data
     parts = [
         f"gather({b.ref(op.operand)}, {b.ref(op.start_indices)})",
-        f"offset_dims={_dims(dn.offset_dims)}",
-        f"collapsed_slice_dims={_dims(dn.collapsed_slice_dims)}",
+        f"offset_dims={dims_text(dn.offset_dims)}",
+        f"collapsed_slice_dims={dims_text(dn.collapsed_slice_dims)}",
     ]
     if dn.operand_batching_dims or dn.start_indices_batching_dims:
-        parts.append(f"operand_batching_dims={_dims(dn.operand_batching_dims)}")
-        parts.append(f"start_indices_batching_dims={_dims(dn.start_indices_batching_dims)}")
-    parts.append(f"start_index_map={_dims(dn.start_index_map)}")
+        parts.append(f"operand_batching_dims={dims_text(dn.operand_batching_dims)}")
+        parts.append(f"start_indices_batching_dims={dims_text(dn.start_indices_batching_dims)}")
+    parts.append(f"start_index_map={dims_text(dn.start_index_map)}")
     parts.append(f"index_vector_dim={dn.index_vector_dim}")
-    parts.append(f"slice_sizes={_dims(op.slice_sizes.data)}")
+    parts.append(f"slice_sizes={dims_text(op.slice_sizes.data)}")
     if op.indices_are_sorted is not None:
         parts.append("indices_are_sorted=true")
     return ", ".join(parts)
@@ -790,13 +672,13 @@ def _scatter(b: _Builder, op: computation.ScatterOp) -> str:
     dn = op.dimension_numbers.data
     parts = [
         f"scatter({b.refs(op.operands)})",
-        f"update_window_dims={_dims(dn.update_window_dims)}",
-        f"inserted_window_dims={_dims(dn.inserted_window_dims)}",
+        f"update_window_dims={dims_text(dn.update_window_dims)}",
+        f"inserted_window_dims={dims_text(dn.inserted_window_dims)}",
     ]
     if dn.input_batching_dims or dn.scatter_indices_batching_dims:
-        parts.append(f"input_batching_dims={_dims(dn.input_batching_dims)}")
-        parts.append(f"scatter_indices_batching_dims={_dims(dn.scatter_indices_batching_dims)}")
-    parts.append(f"scatter_dims_to_operand_dims={_dims(dn.scatter_dims_to_operand_dims)}")
+        parts.append(f"input_batching_dims={dims_text(dn.input_batching_dims)}")
+        parts.append(f"scatter_indices_batching_dims={dims_text(dn.scatter_indices_batching_dims)}")
+    parts.append(f"scatter_dims_to_operand_dims={dims_text(dn.scatter_dims_to_operand_dims)}")
     parts.append(f"index_vector_dim={dn.index_vector_dim}")
     if op.indices_are_sorted is not None:
         parts.append("indices_are_sorted=true")
@@ -807,7 +689,7 @@ def _scatter(b: _Builder, op: computation.ScatterOp) -> str:
 
 
 def _sort(b: _Builder, op: computation.SortOp) -> str:
-    parts = [f"sort({b.refs(op.operands)})", f"dimensions={{{_int(op.dimension)}}}"]
+    parts = [f"sort({b.refs(op.operands)})", f"dimensions={{{int_value(op.dimension)}}}"]
     if op.is_stable is not None:
         parts.append("is_stable=true")
     parts.append(_to_apply(b, op.comparator, op))

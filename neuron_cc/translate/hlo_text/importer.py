@@ -40,16 +40,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from neuron_cc.analysis.replica_groups import (
-    NUM_PARTITIONS_ATTR,
-    NUM_REPLICAS_ATTR,
-    USE_SPMD_ATTR,
-)
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import ReturnOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
-from neuron_cc.spmd.sharding import ShardingAttr, ShardingSyntaxError
+from neuron_cc.dialects.replica_groups import (
+    NUM_PARTITIONS_ATTR,
+    NUM_REPLICAS_ATTR,
+    USE_SPMD_ATTR,
+)
+from neuron_cc.dialects.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.translate.hlo_text import attrs as A
 from neuron_cc.translate.hlo_text.attrs import AttrError
 from neuron_cc.translate.hlo_text.builders import (

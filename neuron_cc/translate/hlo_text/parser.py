@@ -11,35 +11,13 @@ import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute
 
-from neuron_cc.dialects.hlo.types import TokenType, tuple_type
+from neuron_cc.dialects.hlo.types import ELEMENT_TYPES, TokenType, tuple_type
 from neuron_cc.translate.hlo_text.layouts import layout_problem, minor_to_major
 from neuron_cc.translate.hlo_text.lexer import Cursor
-
-ELEMENT_TYPES: dict[str, Attribute] = {
-    "pred": IntegerType(1),
-    "s8": IntegerType(8),
-    "s16": IntegerType(16),
-    "s32": IntegerType(32),
-    "s64": IntegerType(64),
-    "u8": IntegerType(8, Signedness.UNSIGNED),
-    "u16": IntegerType(16, Signedness.UNSIGNED),
-    "u32": IntegerType(32, Signedness.UNSIGNED),
-    "u64": IntegerType(64, Signedness.UNSIGNED),
-    "f16": Float16Type(),
-    "bf16": BFloat16Type(),
-    "f32": Float32Type(),
-    "f64": Float64Type(),
-}
 
 # A `{` after the dims opens a layout only when an integer or `:` follows (XLA's look-ahead), so
 # `-> f32[4] {` in a signature is not one. Unlike XLA, a `{}` right after the dims is read as an

@@ -29,15 +29,15 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     TupleType,
-    bf16,
-    f16,
-    f32,
-    f64,
-    i1,
 )
 from xdsl.ir import Attribute
 
-from neuron_cc.dialects.hlo.types import TokenType, element_type_name
+from neuron_cc.dialects.hlo.types import (
+    ELEMENT_NAMES,
+    ELEMENT_TYPES,
+    TokenType,
+    element_type_name,
+)
 
 __all__ = [
     "API_VERSIONS",
@@ -58,19 +58,6 @@ class ShapeError(ValueError):
     """A type or literal that XLA HLO text cannot spell."""
 
 
-ELEMENT_TYPES: dict[str, Attribute] = {
-    "pred": i1,
-    **{f"s{w}": IntegerType(w) for w in (8, 16, 32, 64)},
-    **{f"u{w}": IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)},
-    "f16": f16,
-    "bf16": bf16,
-    "f32": f32,
-    "f64": f64,
-}
-"""XLA element type name -> hlo dialect element type."""
-
-_NAMES: dict[Attribute, str] = {t: name for name, t in ELEMENT_TYPES.items()}
-
 API_VERSIONS: dict[int, str] = {
     1: "API_VERSION_ORIGINAL",
     2: "API_VERSION_STATUS_RETURNING",
@@ -88,10 +75,9 @@ def default_layout(rank: int) -> str:
 
 
 def _element_name(t: Attribute) -> str:
-    name = _NAMES.get(t)
-    if name is None:
+    if t not in ELEMENT_NAMES:
         raise ShapeError(f"element type {t} has no XLA equivalent")
-    return name
+    return ELEMENT_NAMES[t]
 
 
 def shape_text(t: Attribute, layout: bool = True) -> str:

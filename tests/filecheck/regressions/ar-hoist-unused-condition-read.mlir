@@ -44,10 +44,10 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:   func.func @main(%x: tensor<16xf32>) -> tensor<2xf32> {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:       %unused = hlo.get_tuple_element %cs[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
@@ -65,13 +65,13 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.reduce_scatter([[V3]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<16xf32>) -> tensor<2xf32>
-// CHECK-NEXT:     %r = hlo.add %zb, %4 : tensor<2xf32>
+// CHECK-NEXT:     %r = hlo.add %zb, [[V4]] : tensor<2xf32>
 // CHECK-NEXT:     func.return %r : tensor<2xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

@@ -134,16 +134,16 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
 // CHECK-NEXT:       %t52 = hlo.tuple %e21, %g22, %ar43_stacked, %g51 : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
 // CHECK-NEXT:       hlo.return %t52 : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %while11[2] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
-// CHECK-NEXT:     %1 = hlo.all_reduce(%0) replica_groups = [[0]] {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %while11[2] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce([[V0]]) replica_groups = [[0]] {
 // CHECK-NEXT:     ^bb0(%a44: tensor<f32>, %b45: tensor<f32>):
 // CHECK-NEXT:       %s46 = hlo.add %a44, %b45 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s46 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<1x1xf32>) -> tensor<1x1xf32>
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %while11[0] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %while11[1] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
-// CHECK-NEXT:     %4 = hlo.get_tuple_element %while11[3] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
-// CHECK-NEXT:     %5 = hlo.tuple %2, %3, %1, %4 : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
-// CHECK-NEXT:     func.return %5 : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element %while11[0] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %while11[1] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.get_tuple_element %while11[3] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V2]], [[V3]], [[V1]], [[V4]] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
+// CHECK-NEXT:     func.return [[V5]] : tuple<tensor<i32>, tensor<i32>, tensor<1x1xf32>, tensor<1x1xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

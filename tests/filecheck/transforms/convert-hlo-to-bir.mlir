@@ -103,8 +103,8 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 }
 
 // CHECK-LABEL: func.func @variadic(
-// CHECK-NEXT:     %0, %1 = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 8], [1, 4]]>, #bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[4, 8], [1, 4]]>, #bir.ap<0, [[1, 3]]>] : (tensor<8x4xf32>, tensor<3xi32>) -> (tensor<8x4xf32>, tensor<3xi32>)
-// CHECK-NEXT:     %r = hlo.tuple %0, %1 : tuple<tensor<8x4xf32>, tensor<3xi32>>
+// CHECK-NEXT:     [[V0:%[0-9]+]], [[V1:%[0-9]+]] = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 8], [1, 4]]>, #bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[4, 8], [1, 4]]>, #bir.ap<0, [[1, 3]]>] : (tensor<8x4xf32>, tensor<3xi32>) -> (tensor<8x4xf32>, tensor<3xi32>)
+// CHECK-NEXT:     %r = hlo.tuple [[V0]], [[V1]] : tuple<tensor<8x4xf32>, tensor<3xi32>>
 // CHECK-NEXT:     func.return %r : tuple<tensor<8x4xf32>, tensor<3xi32>>
 // CHECK-NEXT:   }
 
@@ -263,8 +263,8 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 }
 
 // CHECK-LABEL: func.func @recv_tuple(
-// CHECK-NEXT:     %0 = bir.collective_recv peer_id = [1, -1] channel_id = 1 : tensor<2xi32>
-// CHECK-NEXT:     %rd = hlo.tuple %0, %t : tuple<tensor<2xi32>, !hlo.token>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = bir.collective_recv peer_id = [1, -1] channel_id = 1 : tensor<2xi32>
+// CHECK-NEXT:     %rd = hlo.tuple [[V0]], %t : tuple<tensor<2xi32>, !hlo.token>
 // CHECK-NEXT:     func.return %rd : tuple<tensor<2xi32>, !hlo.token>
 // CHECK-NEXT:   }
 
@@ -437,8 +437,8 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 // CHECK-LABEL: func.func @tiled(
 // CHECK-NEXT:     %g1 = bir.collective_compute AllGather(%x) replica_groups = [[0, 1, 2, 3]] cc_type_hint = None stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 4], [16, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x16xf32>
 // CHECK-NEXT:     %g0 = bir.collective_compute AllGather(%x) replica_groups = [[0, 1, 2, 3]] cc_type_hint = None stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[24, 4], [4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<24x4xf32>
-// CHECK-NEXT:     %0, %1 = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>, #bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>, #bir.ap<0, [[1, 3]]>] : (tensor<6x4xf32>, tensor<3xf32>) -> (tensor<6x4xf32>, tensor<3xf32>)
-// CHECK-NEXT:     %ar = hlo.tuple %0, %1 : tuple<tensor<6x4xf32>, tensor<3xf32>>
+// CHECK-NEXT:     [[V0:%[0-9]+]], [[V1:%[0-9]+]] = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>, #bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>, #bir.ap<0, [[1, 3]]>] : (tensor<6x4xf32>, tensor<3xf32>) -> (tensor<6x4xf32>, tensor<3xf32>)
+// CHECK-NEXT:     %ar = hlo.tuple [[V0]], [[V1]] : tuple<tensor<6x4xf32>, tensor<3xf32>>
 // CHECK-NEXT:     %sc = bir.collective_compute AllReduce(%z) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : (tensor<f32>) -> tensor<f32>
 // CHECK-NEXT:     %rs = bir.collective_compute ReduceScatter(%w) op = add replica_groups = [[0, 1, 2, 3]] cc_type_hint = FSDP stream_id = 1 input_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 4], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<4x2xf32>
 // CHECK-NEXT:     %aa = bir.collective_compute AllToAll(%w) replica_groups = [[0, 1, 2, 3]] stream_id = 0 split_count = 4 input_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] output_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<16x2xf32>
@@ -451,8 +451,8 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 // TILE-LABEL: func.func @tiled(
 // TILE-NEXT:     %g1 = bir.collective_compute AllGather(%x) replica_groups = [[0, 1, 2, 3]] cc_type_hint = None stream_id = 0 tiled input_aps = [#bir.ap<0, [[4, 1], [1, 4]]>, #bir.ap<4, [[4, 1], [1, 4]]>, #bir.ap<8, [[4, 1], [1, 4]]>, #bir.ap<12, [[4, 1], [1, 4]]>, #bir.ap<16, [[4, 1], [1, 4]]>, #bir.ap<20, [[4, 1], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 4], [16, 1], [1, 4]]>, #bir.ap<16, [[4, 4], [16, 1], [1, 4]]>, #bir.ap<32, [[4, 4], [16, 1], [1, 4]]>, #bir.ap<48, [[4, 4], [16, 1], [1, 4]]>, #bir.ap<64, [[4, 4], [16, 1], [1, 4]]>, #bir.ap<80, [[4, 4], [16, 1], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x16xf32>
 // TILE-NEXT:     %g0 = bir.collective_compute AllGather(%x) replica_groups = [[0, 1, 2, 3]] cc_type_hint = None stream_id = 0 tiled input_aps = [#bir.ap<0, [[4, 1], [1, 4]]>, #bir.ap<4, [[4, 1], [1, 4]]>, #bir.ap<8, [[4, 1], [1, 4]]>, #bir.ap<12, [[4, 1], [1, 4]]>, #bir.ap<16, [[4, 1], [1, 4]]>, #bir.ap<20, [[4, 1], [1, 4]]>] output_aps = [#bir.ap<0, [[24, 4], [4, 1], [1, 4]]>, #bir.ap<4, [[24, 4], [4, 1], [1, 4]]>, #bir.ap<8, [[24, 4], [4, 1], [1, 4]]>, #bir.ap<12, [[24, 4], [4, 1], [1, 4]]>, #bir.ap<16, [[24, 4], [4, 1], [1, 4]]>, #bir.ap<20, [[24, 4], [4, 1], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<24x4xf32>
-// TILE-NEXT:     %0, %1 = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 tiled input_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>, #bir.ap<0, [[1, 2]]>, #bir.ap<2, [[1, 1]]>] output_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>, #bir.ap<0, [[1, 2]]>, #bir.ap<2, [[1, 1]]>] : (tensor<6x4xf32>, tensor<3xf32>) -> (tensor<6x4xf32>, tensor<3xf32>)
-// TILE-NEXT:     %ar = hlo.tuple %0, %1 : tuple<tensor<6x4xf32>, tensor<3xf32>>
+// TILE-NEXT:     [[V0:%[0-9]+]], [[V1:%[0-9]+]] = bir.collective_compute AllReduce(%x, %y) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 tiled input_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>, #bir.ap<0, [[1, 2]]>, #bir.ap<2, [[1, 1]]>] output_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>, #bir.ap<0, [[1, 2]]>, #bir.ap<2, [[1, 1]]>] : (tensor<6x4xf32>, tensor<3xf32>) -> (tensor<6x4xf32>, tensor<3xf32>)
+// TILE-NEXT:     %ar = hlo.tuple [[V0]], [[V1]] : tuple<tensor<6x4xf32>, tensor<3xf32>>
 // TILE-NEXT:     %sc = bir.collective_compute AllReduce(%z) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : (tensor<f32>) -> tensor<f32>
 // TILE-NEXT:     %rs = bir.collective_compute ReduceScatter(%w) op = add replica_groups = [[0, 1, 2, 3]] cc_type_hint = FSDP stream_id = 1 tiled input_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 2], [1, 2]]>, #bir.ap<4, [[2, 2], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<4x2xf32>
 // TILE-NEXT:     %aa = bir.collective_compute AllToAll(%w) replica_groups = [[0, 1, 2, 3]] stream_id = 0 split_count = 4 tiled input_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] output_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<16x2xf32>

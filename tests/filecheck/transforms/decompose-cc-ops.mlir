@@ -103,14 +103,14 @@ builtin.module attributes {hlo.num_replicas = 4 : i64} {
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     %_1-clone = hlo.all_reduce(%b) replica_groups = [[0, 1, 2, 3]] {
-// CHECK-NEXT:     ^bb0(%0: tensor<i32>, %1: tensor<i32>):
-// CHECK-NEXT:       %2 = hlo.add %0, %1 : tensor<i32>
-// CHECK-NEXT:       hlo.return %2 : tensor<i32>
+// CHECK-NEXT:     ^bb0([[V0:%[0-9]+]]: tensor<i32>, [[V1:%[0-9]+]]: tensor<i32>):
+// CHECK-NEXT:       [[V2:%[0-9]+]] = hlo.add [[V0]], [[V1]] : tensor<i32>
+// CHECK-NEXT:       hlo.return [[V2]] : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
 // CHECK-NEXT:     %_2-clone = hlo.all_reduce(%c) replica_groups = [[0, 1, 2, 3]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<bf16>, %4: tensor<bf16>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<bf16>
-// CHECK-NEXT:       hlo.return %5 : tensor<bf16>
+// CHECK-NEXT:     ^bb0([[V3:%[0-9]+]]: tensor<bf16>, [[V4:%[0-9]+]]: tensor<bf16>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<bf16>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<bf16>
 // CHECK-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
 // CHECK-NEXT:     %cc-tuple0 = hlo.tuple %_0-clone, %_1-clone, %_2-clone : tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xbf16>>
 // CHECK-NEXT:     func.return %cc-tuple0 : tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xbf16>>
@@ -132,9 +132,9 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 
 // CHECK-LABEL: func.func @mixed_scatter(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tuple<tensor<2xf32>, tensor<2xi32>> {
 // CHECK-NEXT:     %_0-clone = hlo.reduce_scatter(%a) dim = 0 replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%0: tensor<f32>, %1: tensor<f32>):
-// CHECK-NEXT:       %2 = hlo.maximum %0, %1 : tensor<f32>
-// CHECK-NEXT:       hlo.return %2 : tensor<f32>
+// CHECK-NEXT:     ^bb0([[V0]]: tensor<f32>, [[V1]]: tensor<f32>):
+// CHECK-NEXT:       [[V2:%[0-9]+]] = hlo.maximum [[V0]], [[V1]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V2]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<2xf32>
 // CHECK-NEXT:     %_1-clone = hlo.reduce_scatter(%b) dim = 0 replica_groups = [[0, 1]] {
 // CHECK-NEXT:     ^bb0(%x: tensor<i32>, %y: tensor<i32>):

@@ -74,18 +74,18 @@ builtin.module attributes {hlo.num_replicas = 4 : i64} {
 // LOSSY-NEXT: func.func @main(%a: tensor<4xf32>, %b: tensor<4xbf16>) -> (tensor<4xbf16>, tuple<tensor<4xf32>, tensor<4xbf16>>) {
 
 // CHECK-LABEL: func.func @main(%a: tensor<4xf32>, %b: tensor<4xbf16>) -> (tensor<4xbf16>, tuple<tensor<4xf32>, tensor<4xbf16>>) {
-// CHECK-NEXT:     %0 = hlo.convert %b : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.all_reduce(%a, %0) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids {
-// CHECK-NEXT:     ^bb0(%2: tensor<f32>, %3: tensor<f32>):
-// CHECK-NEXT:       %4 = hlo.add %2, %3 : tensor<f32>
-// CHECK-NEXT:       hlo.return %4 : tensor<f32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce(%a, [[V0]]) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids {
+// CHECK-NEXT:     ^bb0([[V2:%[0-9]+]]: tensor<f32>, [[V3:%[0-9]+]]: tensor<f32>):
+// CHECK-NEXT:       [[V4:%[0-9]+]] = hlo.add [[V2]], [[V3]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V4]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %1[1] : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %8 = hlo.tuple %5, %7 : tuple<tensor<4xf32>, tensor<4xbf16>>
-// CHECK-NEXT:     %r1 = hlo.get_tuple_element %8[1] : tuple<tensor<4xf32>, tensor<4xbf16>>
-// CHECK-NEXT:     func.return %r1, %8 : tensor<4xbf16>, tuple<tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V5]], [[V7]] : tuple<tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     %r1 = hlo.get_tuple_element [[V8]][1] : tuple<tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     func.return %r1, [[V8]] : tensor<4xbf16>, tuple<tensor<4xf32>, tensor<4xbf16>>
 // CHECK-NEXT:   }
 
 // -----
@@ -109,25 +109,25 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @bf16_s32(%a: tensor<2xbf16>, %b: tensor<3xi32>) -> tuple<tensor<4xbf16>, tensor<6xi32>> {
-// LOSSY-NEXT:     %0 = hlo.convert %a : tensor<2xbf16> -> tensor<2xi32>
-// LOSSY-NEXT:     %1 = hlo.all_gather(%0, %b) dim = 0 replica_groups = [[0, 1]] : (tensor<2xi32>, tensor<3xi32>) -> tuple<tensor<4xi32>, tensor<6xi32>>
-// LOSSY-NEXT:     %2 = hlo.get_tuple_element %1[0] : tuple<tensor<4xi32>, tensor<6xi32>>
-// LOSSY-NEXT:     %3 = hlo.convert %2 : tensor<4xi32> -> tensor<4xbf16>
-// LOSSY-NEXT:     %4 = hlo.get_tuple_element %1[1] : tuple<tensor<4xi32>, tensor<6xi32>>
-// LOSSY-NEXT:     %5 = hlo.tuple %3, %4 : tuple<tensor<4xbf16>, tensor<6xi32>>
-// LOSSY-NEXT:     func.return %5 : tuple<tensor<4xbf16>, tensor<6xi32>>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xbf16> -> tensor<2xi32>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.all_gather([[V0]], %b) dim = 0 replica_groups = [[0, 1]] : (tensor<2xi32>, tensor<3xi32>) -> tuple<tensor<4xi32>, tensor<6xi32>>
+// LOSSY-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<4xi32>, tensor<6xi32>>
+// LOSSY-NEXT:     [[V3:%[0-9]+]] = hlo.convert [[V2]] : tensor<4xi32> -> tensor<4xbf16>
+// LOSSY-NEXT:     [[V4:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<4xi32>, tensor<6xi32>>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V3]], [[V4]] : tuple<tensor<4xbf16>, tensor<6xi32>>
+// LOSSY-NEXT:     func.return [[V5]] : tuple<tensor<4xbf16>, tensor<6xi32>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @bf16_s32(%a: tensor<2xbf16>, %b: tensor<3xi32>) -> tuple<tensor<4xbf16>, tensor<6xi32>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xbf16> -> tensor<2xf64>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<3xi32> -> tensor<3xf64>
-// CHECK-NEXT:     %2 = hlo.all_gather(%0, %1) dim = 0 replica_groups = [[0, 1]] : (tensor<2xf64>, tensor<3xf64>) -> tuple<tensor<4xf64>, tensor<6xf64>>
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %2[0] : tuple<tensor<4xf64>, tensor<6xf64>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xf64> -> tensor<4xbf16>
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %2[1] : tuple<tensor<4xf64>, tensor<6xf64>>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<6xf64> -> tensor<6xi32>
-// CHECK-NEXT:     %7 = hlo.tuple %4, %6 : tuple<tensor<4xbf16>, tensor<6xi32>>
-// CHECK-NEXT:     func.return %7 : tuple<tensor<4xbf16>, tensor<6xi32>>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xbf16> -> tensor<2xf64>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<3xi32> -> tensor<3xf64>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_gather([[V0]], [[V1]]) dim = 0 replica_groups = [[0, 1]] : (tensor<2xf64>, tensor<3xf64>) -> tuple<tensor<4xf64>, tensor<6xf64>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<4xf64>, tensor<6xf64>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xf64> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<4xf64>, tensor<6xf64>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<6xf64> -> tensor<6xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.tuple [[V4]], [[V6]] : tuple<tensor<4xbf16>, tensor<6xi32>>
+// CHECK-NEXT:     func.return [[V7]] : tuple<tensor<4xbf16>, tensor<6xi32>>
 // CHECK-NEXT:   }
 
 // -----
@@ -154,33 +154,33 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @f32_s32(%a: tensor<4x2xi32>, %b: tensor<4xf32>) -> tuple<tensor<2x2xi32>, tensor<2xf32>> {
-// LOSSY-NEXT:     %0 = hlo.convert %a : tensor<4x2xi32> -> tensor<4x2xf32>
-// LOSSY-NEXT:     %1 = hlo.reduce_scatter(%0, %b) dim = 0 replica_groups = [[0, 1]] {
-// LOSSY-NEXT:     ^bb0(%2: tensor<f32>, %3: tensor<f32>):
-// LOSSY-NEXT:       %4 = hlo.add %2, %3 : tensor<f32>
-// LOSSY-NEXT:       hlo.return %4 : tensor<f32>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<4x2xi32> -> tensor<4x2xf32>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.reduce_scatter([[V0]], %b) dim = 0 replica_groups = [[0, 1]] {
+// LOSSY-NEXT:     ^bb0([[V2]]: tensor<f32>, [[V3]]: tensor<f32>):
+// LOSSY-NEXT:       [[V4:%[0-9]+]] = hlo.add [[V2]], [[V3]] : tensor<f32>
+// LOSSY-NEXT:       hlo.return [[V4]] : tensor<f32>
 // LOSSY-NEXT:     } : (tensor<4x2xf32>, tensor<4xf32>) -> tuple<tensor<2x2xf32>, tensor<2xf32>>
-// LOSSY-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2x2xf32>, tensor<2xf32>>
-// LOSSY-NEXT:     %6 = hlo.convert %5 : tensor<2x2xf32> -> tensor<2x2xi32>
-// LOSSY-NEXT:     %7 = hlo.get_tuple_element %1[1] : tuple<tensor<2x2xf32>, tensor<2xf32>>
-// LOSSY-NEXT:     %8 = hlo.tuple %6, %7 : tuple<tensor<2x2xi32>, tensor<2xf32>>
-// LOSSY-NEXT:     func.return %8 : tuple<tensor<2x2xi32>, tensor<2xf32>>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2x2xf32>, tensor<2xf32>>
+// LOSSY-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<2x2xf32> -> tensor<2x2xi32>
+// LOSSY-NEXT:     [[V7:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2x2xf32>, tensor<2xf32>>
+// LOSSY-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V6]], [[V7]] : tuple<tensor<2x2xi32>, tensor<2xf32>>
+// LOSSY-NEXT:     func.return [[V8]] : tuple<tensor<2x2xi32>, tensor<2xf32>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @f32_s32(%a: tensor<4x2xi32>, %b: tensor<4xf32>) -> tuple<tensor<2x2xi32>, tensor<2xf32>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<4x2xi32> -> tensor<4x2xf64>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<4xf32> -> tensor<4xf64>
-// CHECK-NEXT:     %2 = hlo.reduce_scatter(%0, %1) dim = 0 replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<f64>, %4: tensor<f64>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<f64>
-// CHECK-NEXT:       hlo.return %5 : tensor<f64>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<4x2xi32> -> tensor<4x2xf64>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<4xf32> -> tensor<4xf64>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.reduce_scatter([[V0]], [[V1]]) dim = 0 replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<f64>, [[V4]]: tensor<f64>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<f64>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<f64>
 // CHECK-NEXT:     } : (tensor<4x2xf64>, tensor<4xf64>) -> tuple<tensor<2x2xf64>, tensor<2xf64>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2x2xf64>, tensor<2xf64>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2x2xf64> -> tensor<2x2xi32>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2x2xf64>, tensor<2xf64>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xf64> -> tensor<2xf32>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2x2xi32>, tensor<2xf32>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2x2xi32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2x2xf64>, tensor<2xf64>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2x2xf64> -> tensor<2x2xi32>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2x2xf64>, tensor<2xf64>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xf64> -> tensor<2xf32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2x2xi32>, tensor<2xf32>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2x2xi32>, tensor<2xf32>>
 // CHECK-NEXT:   }
 
 // -----
@@ -206,33 +206,33 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @f16_s16(%a: tensor<2xf16>, %b: tensor<2xi16>) -> tuple<tensor<2xf16>, tensor<2xi16>> {
-// LOSSY-NEXT:     %0 = hlo.convert %b : tensor<2xi16> -> tensor<2xf16>
-// LOSSY-NEXT:     %1 = hlo.all_reduce(%a, %0) replica_groups = [[0, 1]] {
-// LOSSY-NEXT:     ^bb0(%2: tensor<f16>, %3: tensor<f16>):
-// LOSSY-NEXT:       %4 = hlo.add %2, %3 : tensor<f16>
-// LOSSY-NEXT:       hlo.return %4 : tensor<f16>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<2xi16> -> tensor<2xf16>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce(%a, [[V0]]) replica_groups = [[0, 1]] {
+// LOSSY-NEXT:     ^bb0([[V2]]: tensor<f16>, [[V3]]: tensor<f16>):
+// LOSSY-NEXT:       [[V4:%[0-9]+]] = hlo.add [[V2]], [[V3]] : tensor<f16>
+// LOSSY-NEXT:       hlo.return [[V4]] : tensor<f16>
 // LOSSY-NEXT:     } : (tensor<2xf16>, tensor<2xf16>) -> tuple<tensor<2xf16>, tensor<2xf16>>
-// LOSSY-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2xf16>, tensor<2xf16>>
-// LOSSY-NEXT:     %6 = hlo.get_tuple_element %1[1] : tuple<tensor<2xf16>, tensor<2xf16>>
-// LOSSY-NEXT:     %7 = hlo.convert %6 : tensor<2xf16> -> tensor<2xi16>
-// LOSSY-NEXT:     %8 = hlo.tuple %5, %7 : tuple<tensor<2xf16>, tensor<2xi16>>
-// LOSSY-NEXT:     func.return %8 : tuple<tensor<2xf16>, tensor<2xi16>>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2xf16>, tensor<2xf16>>
+// LOSSY-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2xf16>, tensor<2xf16>>
+// LOSSY-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xf16> -> tensor<2xi16>
+// LOSSY-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V5]], [[V7]] : tuple<tensor<2xf16>, tensor<2xi16>>
+// LOSSY-NEXT:     func.return [[V8]] : tuple<tensor<2xf16>, tensor<2xi16>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @f16_s16(%a: tensor<2xf16>, %b: tensor<2xi16>) -> tuple<tensor<2xf16>, tensor<2xi16>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xf16> -> tensor<2xf32>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<2xi16> -> tensor<2xf32>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%0, %1) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<f32>, %4: tensor<f32>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<f32>
-// CHECK-NEXT:       hlo.return %5 : tensor<f32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<2xi16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V0]], [[V1]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<f32>, [[V4]]: tensor<f32>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2xf32> -> tensor<2xf16>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xf32> -> tensor<2xi16>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2xf16>, tensor<2xi16>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2xf16>, tensor<2xi16>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xf32> -> tensor<2xf16>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xf32> -> tensor<2xi16>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2xf16>, tensor<2xi16>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2xf16>, tensor<2xi16>>
 // CHECK-NEXT:   }
 
 // -----
@@ -257,33 +257,33 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @bf16_s16(%a: tensor<2xbf16>, %b: tensor<2xi16>) -> tuple<tensor<2xbf16>, tensor<2xi16>> {
-// LOSSY-NEXT:     %0 = hlo.convert %b : tensor<2xi16> -> tensor<2xbf16>
-// LOSSY-NEXT:     %1 = hlo.all_reduce(%a, %0) replica_groups = [[0, 1]] {
-// LOSSY-NEXT:     ^bb0(%2: tensor<bf16>, %3: tensor<bf16>):
-// LOSSY-NEXT:       %4 = hlo.add %2, %3 : tensor<bf16>
-// LOSSY-NEXT:       hlo.return %4 : tensor<bf16>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<2xi16> -> tensor<2xbf16>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce(%a, [[V0]]) replica_groups = [[0, 1]] {
+// LOSSY-NEXT:     ^bb0([[V2]]: tensor<bf16>, [[V3]]: tensor<bf16>):
+// LOSSY-NEXT:       [[V4:%[0-9]+]] = hlo.add [[V2]], [[V3]] : tensor<bf16>
+// LOSSY-NEXT:       hlo.return [[V4]] : tensor<bf16>
 // LOSSY-NEXT:     } : (tensor<2xbf16>, tensor<2xbf16>) -> tuple<tensor<2xbf16>, tensor<2xbf16>>
-// LOSSY-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2xbf16>, tensor<2xbf16>>
-// LOSSY-NEXT:     %6 = hlo.get_tuple_element %1[1] : tuple<tensor<2xbf16>, tensor<2xbf16>>
-// LOSSY-NEXT:     %7 = hlo.convert %6 : tensor<2xbf16> -> tensor<2xi16>
-// LOSSY-NEXT:     %8 = hlo.tuple %5, %7 : tuple<tensor<2xbf16>, tensor<2xi16>>
-// LOSSY-NEXT:     func.return %8 : tuple<tensor<2xbf16>, tensor<2xi16>>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2xbf16>, tensor<2xbf16>>
+// LOSSY-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2xbf16>, tensor<2xbf16>>
+// LOSSY-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xbf16> -> tensor<2xi16>
+// LOSSY-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V5]], [[V7]] : tuple<tensor<2xbf16>, tensor<2xi16>>
+// LOSSY-NEXT:     func.return [[V8]] : tuple<tensor<2xbf16>, tensor<2xi16>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @bf16_s16(%a: tensor<2xbf16>, %b: tensor<2xi16>) -> tuple<tensor<2xbf16>, tensor<2xi16>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xbf16> -> tensor<2xf32>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<2xi16> -> tensor<2xf32>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%0, %1) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<f32>, %4: tensor<f32>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<f32>
-// CHECK-NEXT:       hlo.return %5 : tensor<f32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xbf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<2xi16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V0]], [[V1]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<f32>, [[V4]]: tensor<f32>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2xf32> -> tensor<2xbf16>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xf32> -> tensor<2xi16>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2xbf16>, tensor<2xi16>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2xbf16>, tensor<2xi16>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xf32> -> tensor<2xbf16>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xf32> -> tensor<2xi16>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2xbf16>, tensor<2xi16>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2xbf16>, tensor<2xi16>>
 // CHECK-NEXT:   }
 
 // -----
@@ -304,13 +304,13 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @s8_pred(%a: tensor<2xi8>, %b: tensor<2xi1>) -> tuple<tensor<4xi8>, tensor<4xi1>> {
 
 // CHECK-LABEL: func.func @s8_pred(%a: tensor<2xi8>, %b: tensor<2xi1>) -> tuple<tensor<4xi8>, tensor<4xi1>> {
-// CHECK-NEXT:     %0 = hlo.convert %b : tensor<2xi1> -> tensor<2xi8>
-// CHECK-NEXT:     %1 = hlo.all_gather(%a, %0) dim = 0 replica_groups = [[0, 1]] channel_id = 7 : (tensor<2xi8>, tensor<2xi8>) -> tuple<tensor<4xi8>, tensor<4xi8>>
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %1[0] : tuple<tensor<4xi8>, tensor<4xi8>>
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %1[1] : tuple<tensor<4xi8>, tensor<4xi8>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xi8> -> tensor<4xi1>
-// CHECK-NEXT:     %5 = hlo.tuple %2, %4 : tuple<tensor<4xi8>, tensor<4xi1>>
-// CHECK-NEXT:     func.return %5 : tuple<tensor<4xi8>, tensor<4xi1>>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<2xi1> -> tensor<2xi8>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_gather(%a, [[V0]]) dim = 0 replica_groups = [[0, 1]] channel_id = 7 : (tensor<2xi8>, tensor<2xi8>) -> tuple<tensor<4xi8>, tensor<4xi8>>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<4xi8>, tensor<4xi8>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<4xi8>, tensor<4xi8>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xi8> -> tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V2]], [[V4]] : tuple<tensor<4xi8>, tensor<4xi1>>
+// CHECK-NEXT:     func.return [[V5]] : tuple<tensor<4xi8>, tensor<4xi1>>
 // CHECK-NEXT:   }
 
 // -----
@@ -336,19 +336,19 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @f16_bf16(%a: tensor<2xf16>, %b: tensor<2xbf16>) -> tuple<tensor<2xf16>, tensor<2xbf16>> {
 
 // CHECK-LABEL: func.func @f16_bf16(%a: tensor<2xf16>, %b: tensor<2xbf16>) -> tuple<tensor<2xf16>, tensor<2xbf16>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xf16> -> tensor<2xf32>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<2xbf16> -> tensor<2xf32>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%0, %1) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<f32>, %4: tensor<f32>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<f32>
-// CHECK-NEXT:       hlo.return %5 : tensor<f32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<2xbf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V0]], [[V1]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<f32>, [[V4]]: tensor<f32>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2xf32> -> tensor<2xf16>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xf32> -> tensor<2xbf16>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2xf16>, tensor<2xbf16>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2xf16>, tensor<2xbf16>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xf32> -> tensor<2xf16>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xf32> -> tensor<2xbf16>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2xf16>, tensor<2xbf16>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2xf16>, tensor<2xbf16>>
 // CHECK-NEXT:   }
 
 // -----
@@ -374,19 +374,19 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @s32_u32(%a: tensor<2xi32>, %b: tensor<2xui32>) -> tuple<tensor<2xi32>, tensor<2xui32>> {
 
 // CHECK-LABEL: func.func @s32_u32(%a: tensor<2xi32>, %b: tensor<2xui32>) -> tuple<tensor<2xi32>, tensor<2xui32>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xi32> -> tensor<2xi64>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<2xui32> -> tensor<2xi64>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%0, %1) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<i64>, %4: tensor<i64>):
-// CHECK-NEXT:       %5 = hlo.add %3, %4 : tensor<i64>
-// CHECK-NEXT:       hlo.return %5 : tensor<i64>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xi32> -> tensor<2xi64>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<2xui32> -> tensor<2xi64>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V0]], [[V1]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<i64>, [[V4]]: tensor<i64>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.add [[V3]], [[V4]] : tensor<i64>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<i64>
 // CHECK-NEXT:     } : (tensor<2xi64>, tensor<2xi64>) -> tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2xi64> -> tensor<2xi32>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xi64> -> tensor<2xui32>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2xi32>, tensor<2xui32>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2xi32>, tensor<2xui32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2xi64>, tensor<2xi64>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xi64> -> tensor<2xi32>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2xi64>, tensor<2xi64>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xi64> -> tensor<2xui32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2xi32>, tensor<2xui32>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2xi32>, tensor<2xui32>>
 // CHECK-NEXT:   }
 
 // -----
@@ -412,19 +412,19 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @u8_s8(%a: tensor<2xui8>, %b: tensor<2xi8>) -> tuple<tensor<2xui8>, tensor<2xi8>> {
 
 // CHECK-LABEL: func.func @u8_s8(%a: tensor<2xui8>, %b: tensor<2xi8>) -> tuple<tensor<2xui8>, tensor<2xi8>> {
-// CHECK-NEXT:     %0 = hlo.convert %a : tensor<2xui8> -> tensor<2xi16>
-// CHECK-NEXT:     %1 = hlo.convert %b : tensor<2xi8> -> tensor<2xi16>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%0, %1) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%3: tensor<i16>, %4: tensor<i16>):
-// CHECK-NEXT:       %5 = hlo.minimum %3, %4 : tensor<i16>
-// CHECK-NEXT:       hlo.return %5 : tensor<i16>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %a : tensor<2xui8> -> tensor<2xi16>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %b : tensor<2xi8> -> tensor<2xi16>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V0]], [[V1]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V3]]: tensor<i16>, [[V4]]: tensor<i16>):
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.minimum [[V3]], [[V4]] : tensor<i16>
+// CHECK-NEXT:       hlo.return [[V5]] : tensor<i16>
 // CHECK-NEXT:     } : (tensor<2xi16>, tensor<2xi16>) -> tuple<tensor<2xi16>, tensor<2xi16>>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[0] : tuple<tensor<2xi16>, tensor<2xi16>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<2xi16> -> tensor<2xui8>
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %2[1] : tuple<tensor<2xi16>, tensor<2xi16>>
-// CHECK-NEXT:     %9 = hlo.convert %8 : tensor<2xi16> -> tensor<2xi8>
-// CHECK-NEXT:     %10 = hlo.tuple %7, %9 : tuple<tensor<2xui8>, tensor<2xi8>>
-// CHECK-NEXT:     func.return %10 : tuple<tensor<2xui8>, tensor<2xi8>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<2xi16>, tensor<2xi16>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xi16> -> tensor<2xui8>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<2xi16>, tensor<2xi16>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert [[V8]] : tensor<2xi16> -> tensor<2xi8>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.tuple [[V7]], [[V9]] : tuple<tensor<2xui8>, tensor<2xi8>>
+// CHECK-NEXT:     func.return [[V10]] : tuple<tensor<2xui8>, tensor<2xi8>>
 // CHECK-NEXT:   }
 
 // -----
@@ -446,16 +446,16 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @bf16_u8_s8(%a: tensor<2xbf16>, %b: tensor<2xui8>, %c: tensor<2xi8>) -> tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>> {
 
 // CHECK-LABEL: func.func @bf16_u8_s8(%a: tensor<2xbf16>, %b: tensor<2xui8>, %c: tensor<2xi8>) -> tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>> {
-// CHECK-NEXT:     %0 = hlo.convert %b : tensor<2xui8> -> tensor<2xbf16>
-// CHECK-NEXT:     %1 = hlo.convert %c : tensor<2xi8> -> tensor<2xbf16>
-// CHECK-NEXT:     %2 = hlo.all_gather(%a, %0, %1) dim = 0 replica_groups = [[0, 1]] : (tensor<2xbf16>, tensor<2xbf16>, tensor<2xbf16>) -> tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %2[0] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
-// CHECK-NEXT:     %4 = hlo.get_tuple_element %2[1] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
-// CHECK-NEXT:     %5 = hlo.convert %4 : tensor<4xbf16> -> tensor<4xui8>
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %2[2] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
-// CHECK-NEXT:     %7 = hlo.convert %6 : tensor<4xbf16> -> tensor<4xi8>
-// CHECK-NEXT:     %8 = hlo.tuple %3, %5, %7 : tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>>
-// CHECK-NEXT:     func.return %8 : tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<2xui8> -> tensor<2xbf16>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %c : tensor<2xi8> -> tensor<2xbf16>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_gather(%a, [[V0]], [[V1]]) dim = 0 replica_groups = [[0, 1]] : (tensor<2xbf16>, tensor<2xbf16>, tensor<2xbf16>) -> tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element [[V2]][0] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.get_tuple_element [[V2]][1] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.convert [[V4]] : tensor<4xbf16> -> tensor<4xui8>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V2]][2] : tuple<tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<4xbf16> -> tensor<4xi8>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V3]], [[V5]], [[V7]] : tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>>
+// CHECK-NEXT:     func.return [[V8]] : tuple<tensor<4xbf16>, tensor<4xui8>, tensor<4xi8>>
 // CHECK-NEXT:   }
 
 // -----
@@ -513,17 +513,17 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @s64_f32(%a: tensor<2xi64>, %b: tensor<3xf32>) -> tuple<tensor<2xi64>, tensor<3xf32>> {
-// LOSSY-NEXT:     %0 = hlo.convert %b : tensor<3xf32> -> tensor<3xi64>
-// LOSSY-NEXT:     %1 = hlo.all_reduce(%a, %0) replica_groups = [[0, 1]] {
-// LOSSY-NEXT:     ^bb0(%2: tensor<i64>, %3: tensor<i64>):
-// LOSSY-NEXT:       %4 = hlo.maximum %2, %3 : tensor<i64>
-// LOSSY-NEXT:       hlo.return %4 : tensor<i64>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<3xf32> -> tensor<3xi64>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce(%a, [[V0]]) replica_groups = [[0, 1]] {
+// LOSSY-NEXT:     ^bb0([[V2]]: tensor<i64>, [[V3]]: tensor<i64>):
+// LOSSY-NEXT:       [[V4:%[0-9]+]] = hlo.maximum [[V2]], [[V3]] : tensor<i64>
+// LOSSY-NEXT:       hlo.return [[V4]] : tensor<i64>
 // LOSSY-NEXT:     } : (tensor<2xi64>, tensor<3xi64>) -> tuple<tensor<2xi64>, tensor<3xi64>>
-// LOSSY-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2xi64>, tensor<3xi64>>
-// LOSSY-NEXT:     %6 = hlo.get_tuple_element %1[1] : tuple<tensor<2xi64>, tensor<3xi64>>
-// LOSSY-NEXT:     %7 = hlo.convert %6 : tensor<3xi64> -> tensor<3xf32>
-// LOSSY-NEXT:     %8 = hlo.tuple %5, %7 : tuple<tensor<2xi64>, tensor<3xf32>>
-// LOSSY-NEXT:     func.return %8 : tuple<tensor<2xi64>, tensor<3xf32>>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2xi64>, tensor<3xi64>>
+// LOSSY-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2xi64>, tensor<3xi64>>
+// LOSSY-NEXT:     [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<3xi64> -> tensor<3xf32>
+// LOSSY-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V5]], [[V7]] : tuple<tensor<2xi64>, tensor<3xf32>>
+// LOSSY-NEXT:     func.return [[V8]] : tuple<tensor<2xi64>, tensor<3xf32>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @s64_f32(%a: tensor<2xi64>, %b: tensor<3xf32>) -> tuple<tensor<2xi64>, tensor<3xf32>> {
@@ -554,13 +554,13 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: builtin.module
 
 // LOSSY-LABEL: func.func @u64_s8(%a: tensor<2xui64>, %b: tensor<2xi8>) -> tuple<tensor<4xui64>, tensor<4xi8>> {
-// LOSSY-NEXT:     %0 = hlo.convert %b : tensor<2xi8> -> tensor<2xui64>
-// LOSSY-NEXT:     %1 = hlo.all_gather(%a, %0) dim = 0 replica_groups = [[0, 1]] : (tensor<2xui64>, tensor<2xui64>) -> tuple<tensor<4xui64>, tensor<4xui64>>
-// LOSSY-NEXT:     %2 = hlo.get_tuple_element %1[0] : tuple<tensor<4xui64>, tensor<4xui64>>
-// LOSSY-NEXT:     %3 = hlo.get_tuple_element %1[1] : tuple<tensor<4xui64>, tensor<4xui64>>
-// LOSSY-NEXT:     %4 = hlo.convert %3 : tensor<4xui64> -> tensor<4xi8>
-// LOSSY-NEXT:     %5 = hlo.tuple %2, %4 : tuple<tensor<4xui64>, tensor<4xi8>>
-// LOSSY-NEXT:     func.return %5 : tuple<tensor<4xui64>, tensor<4xi8>>
+// LOSSY-NEXT:     [[V0:%[0-9]+]] = hlo.convert %b : tensor<2xi8> -> tensor<2xui64>
+// LOSSY-NEXT:     [[V1:%[0-9]+]] = hlo.all_gather(%a, [[V0]]) dim = 0 replica_groups = [[0, 1]] : (tensor<2xui64>, tensor<2xui64>) -> tuple<tensor<4xui64>, tensor<4xui64>>
+// LOSSY-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<4xui64>, tensor<4xui64>>
+// LOSSY-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<4xui64>, tensor<4xui64>>
+// LOSSY-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xui64> -> tensor<4xi8>
+// LOSSY-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V2]], [[V4]] : tuple<tensor<4xui64>, tensor<4xi8>>
+// LOSSY-NEXT:     func.return [[V5]] : tuple<tensor<4xui64>, tensor<4xi8>>
 // LOSSY-NEXT:   }
 
 // CHECK-LABEL: func.func @u64_s8(%a: tensor<2xui64>, %b: tensor<2xi8>) -> tuple<tensor<4xui64>, tensor<4xi8>> {
@@ -609,29 +609,29 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // CHECK-NEXT:       %s = hlo.and %x, %y : tensor<i32>
 // CHECK-NEXT:       hlo.return %s : tensor<i32>
 // CHECK-NEXT:     } : (tensor<2xi32>, tensor<2xf32>) -> tuple<tensor<2xi32>, tensor<2xf32>>
-// CHECK-NEXT:     %0 = hlo.convert %p : tensor<2xi1> -> tensor<2xi8>
-// CHECK-NEXT:     %1 = hlo.all_reduce(%0, %c) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%2: tensor<i8>, %3: tensor<i8>):
-// CHECK-NEXT:       %4 = hlo.or %2, %3 : tensor<i8>
-// CHECK-NEXT:       hlo.return %4 : tensor<i8>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %p : tensor<2xi1> -> tensor<2xi8>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce([[V0]], %c) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V2]]: tensor<i8>, [[V3]]: tensor<i8>):
+// CHECK-NEXT:       [[V4:%[0-9]+]] = hlo.or [[V2]], [[V3]] : tensor<i8>
+// CHECK-NEXT:       hlo.return [[V4]] : tensor<i8>
 // CHECK-NEXT:     } : (tensor<2xi8>, tensor<2xi8>) -> tuple<tensor<2xi8>, tensor<2xi8>>
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2xi8>, tensor<2xi8>>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<2xi8> -> tensor<2xi1>
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %1[1] : tuple<tensor<2xi8>, tensor<2xi8>>
-// CHECK-NEXT:     %8 = hlo.tuple %6, %7 : tuple<tensor<2xi1>, tensor<2xi8>>
-// CHECK-NEXT:     %9 = hlo.convert %a : tensor<2xi32> -> tensor<2xi64>
-// CHECK-NEXT:     %10 = hlo.convert %u : tensor<2xui32> -> tensor<2xi64>
-// CHECK-NEXT:     %11 = hlo.all_reduce(%9, %10) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%12: tensor<i64>, %13: tensor<i64>):
-// CHECK-NEXT:       %14 = hlo.xor %12, %13 : tensor<i64>
-// CHECK-NEXT:       hlo.return %14 : tensor<i64>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2xi8>, tensor<2xi8>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<2xi8> -> tensor<2xi1>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2xi8>, tensor<2xi8>>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.tuple [[V6]], [[V7]] : tuple<tensor<2xi1>, tensor<2xi8>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert %a : tensor<2xi32> -> tensor<2xi64>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.convert %u : tensor<2xui32> -> tensor<2xi64>
+// CHECK-NEXT:     [[V11:%[0-9]+]] = hlo.all_reduce([[V9]], [[V10]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V12:%[0-9]+]]: tensor<i64>, [[V13:%[0-9]+]]: tensor<i64>):
+// CHECK-NEXT:       [[V14:%[0-9]+]] = hlo.xor [[V12]], [[V13]] : tensor<i64>
+// CHECK-NEXT:       hlo.return [[V14]] : tensor<i64>
 // CHECK-NEXT:     } : (tensor<2xi64>, tensor<2xi64>) -> tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %15 = hlo.get_tuple_element %11[0] : tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %16 = hlo.convert %15 : tensor<2xi64> -> tensor<2xi32>
-// CHECK-NEXT:     %17 = hlo.get_tuple_element %11[1] : tuple<tensor<2xi64>, tensor<2xi64>>
-// CHECK-NEXT:     %18 = hlo.convert %17 : tensor<2xi64> -> tensor<2xui32>
-// CHECK-NEXT:     %19 = hlo.tuple %16, %18 : tuple<tensor<2xi32>, tensor<2xui32>>
-// CHECK-NEXT:     func.return %and_f, %8, %19 : tuple<tensor<2xi32>, tensor<2xf32>>, tuple<tensor<2xi1>, tensor<2xi8>>, tuple<tensor<2xi32>, tensor<2xui32>>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.get_tuple_element [[V11]][0] : tuple<tensor<2xi64>, tensor<2xi64>>
+// CHECK-NEXT:     [[V16:%[0-9]+]] = hlo.convert [[V15]] : tensor<2xi64> -> tensor<2xi32>
+// CHECK-NEXT:     [[V17:%[0-9]+]] = hlo.get_tuple_element [[V11]][1] : tuple<tensor<2xi64>, tensor<2xi64>>
+// CHECK-NEXT:     [[V18:%[0-9]+]] = hlo.convert [[V17]] : tensor<2xi64> -> tensor<2xui32>
+// CHECK-NEXT:     [[V19:%[0-9]+]] = hlo.tuple [[V16]], [[V18]] : tuple<tensor<2xi32>, tensor<2xui32>>
+// CHECK-NEXT:     func.return %and_f, [[V8]], [[V19]] : tuple<tensor<2xi32>, tensor<2xf32>>, tuple<tensor<2xi1>, tensor<2xi8>>, tuple<tensor<2xi32>, tensor<2xui32>>
 // CHECK-NEXT:   }
 
 // -----
@@ -721,13 +721,13 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // LOSSY-NEXT: func.func @helper(%h: tensor<2xf32>, %k: tensor<2xbf16>) -> tuple<tensor<4xf32>, tensor<4xbf16>> {
 
 // CHECK-LABEL: func.func @helper(%h: tensor<2xf32>, %k: tensor<2xbf16>) -> tuple<tensor<4xf32>, tensor<4xbf16>> {
-// CHECK-NEXT:     %0 = hlo.convert %k : tensor<2xbf16> -> tensor<2xf32>
-// CHECK-NEXT:     %1 = hlo.all_gather(%h, %0) dim = 0 replica_groups = [[0, 1]] : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %1[0] : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %1[1] : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %5 = hlo.tuple %2, %4 : tuple<tensor<4xf32>, tensor<4xbf16>>
-// CHECK-NEXT:     func.return %5 : tuple<tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %k : tensor<2xbf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_gather(%h, [[V0]]) dim = 0 replica_groups = [[0, 1]] : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V2]], [[V4]] : tuple<tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     func.return [[V5]] : tuple<tensor<4xf32>, tensor<4xbf16>>
 // CHECK-NEXT:   }
 // CHECK-LABEL: func.func @main(%v: tensor<2xf32>, %w: tensor<2xbf16>) -> (tuple<tensor<2xf32>, tensor<2xbf16>>, tuple<tensor<2xf32>, tensor<2xbf16>, tensor<2xf32>>, tuple<tensor<2xf32>, tensor<2xf32>>, tensor<2xbf16>) {
 // CHECK-NEXT:     %init = hlo.tuple %v, %w : tuple<tensor<2xf32>, tensor<2xbf16>>
@@ -739,29 +739,29 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // CHECK-NEXT:     ^bb0(%bs: tuple<tensor<2xf32>, tensor<2xbf16>>):
 // CHECK-NEXT:       %e0 = hlo.get_tuple_element %bs[0] : tuple<tensor<2xf32>, tensor<2xbf16>>
 // CHECK-NEXT:       %e1 = hlo.get_tuple_element %bs[1] : tuple<tensor<2xf32>, tensor<2xbf16>>
-// CHECK-NEXT:       %0 = hlo.convert %e1 : tensor<2xbf16> -> tensor<2xf32>
-// CHECK-NEXT:       %1 = hlo.all_reduce(%e0, %0) replica_groups = [[0, 1]] {
-// CHECK-NEXT:       ^bb0(%2: tensor<f32>, %3: tensor<f32>):
-// CHECK-NEXT:         %4 = hlo.add %2, %3 : tensor<f32>
-// CHECK-NEXT:         hlo.return %4 : tensor<f32>
+// CHECK-NEXT:       [[V0:%[0-9]+]] = hlo.convert %e1 : tensor<2xbf16> -> tensor<2xf32>
+// CHECK-NEXT:       [[V1:%[0-9]+]] = hlo.all_reduce(%e0, [[V0]]) replica_groups = [[0, 1]] {
+// CHECK-NEXT:       ^bb0([[V2]]: tensor<f32>, [[V3]]: tensor<f32>):
+// CHECK-NEXT:         [[V4:%[0-9]+]] = hlo.add [[V2]], [[V3]] : tensor<f32>
+// CHECK-NEXT:         hlo.return [[V4]] : tensor<f32>
 // CHECK-NEXT:       } : (tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:       %5 = hlo.get_tuple_element %1[0] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:       %6 = hlo.get_tuple_element %1[1] : tuple<tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:       %7 = hlo.convert %6 : tensor<2xf32> -> tensor<2xbf16>
-// CHECK-NEXT:       %8 = hlo.tuple %5, %7 : tuple<tensor<2xf32>, tensor<2xbf16>>
-// CHECK-NEXT:       hlo.return %8 : tuple<tensor<2xf32>, tensor<2xbf16>>
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.get_tuple_element [[V1]][0] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:       [[V6:%[0-9]+]] = hlo.get_tuple_element [[V1]][1] : tuple<tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:       [[V7:%[0-9]+]] = hlo.convert [[V6]] : tensor<2xf32> -> tensor<2xbf16>
+// CHECK-NEXT:       [[V8:%[0-9]+]] = hlo.tuple [[V5]], [[V7]] : tuple<tensor<2xf32>, tensor<2xbf16>>
+// CHECK-NEXT:       hlo.return [[V8]] : tuple<tensor<2xf32>, tensor<2xbf16>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %9 = hlo.convert %w : tensor<2xbf16> -> tensor<2xf32>
-// CHECK-NEXT:     %10 = hlo.all_reduce(%v, %9, %v) replica_groups = [[0, 1]] {
-// CHECK-NEXT:     ^bb0(%11: tensor<f32>, %12: tensor<f32>):
-// CHECK-NEXT:       %13 = hlo.maximum %11, %12 : tensor<f32>
-// CHECK-NEXT:       hlo.return %13 : tensor<f32>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.convert %w : tensor<2xbf16> -> tensor<2xf32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.all_reduce(%v, [[V9]], %v) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     ^bb0([[V11]]: tensor<f32>, [[V12]]: tensor<f32>):
+// CHECK-NEXT:       [[V13:%[0-9]+]] = hlo.maximum [[V11]], [[V12]] : tensor<f32>
+// CHECK-NEXT:       hlo.return [[V13]] : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %14 = hlo.get_tuple_element %10[0] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %15 = hlo.get_tuple_element %10[1] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %16 = hlo.convert %15 : tensor<2xf32> -> tensor<2xbf16>
-// CHECK-NEXT:     %17 = hlo.get_tuple_element %10[2] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:     %18 = hlo.tuple %14, %16, %17 : tuple<tensor<2xf32>, tensor<2xbf16>, tensor<2xf32>>
+// CHECK-NEXT:     [[V14:%[0-9]+]] = hlo.get_tuple_element [[V10]][0] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.get_tuple_element [[V10]][1] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V16:%[0-9]+]] = hlo.convert [[V15]] : tensor<2xf32> -> tensor<2xbf16>
+// CHECK-NEXT:     [[V17:%[0-9]+]] = hlo.get_tuple_element [[V10]][2] : tuple<tensor<2xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:     [[V18:%[0-9]+]] = hlo.tuple [[V14]], [[V16]], [[V17]] : tuple<tensor<2xf32>, tensor<2xbf16>, tensor<2xf32>>
 // CHECK-NEXT:     %same = hlo.all_reduce(%v, %v) replica_groups = [[0, 1]] {
 // CHECK-NEXT:     ^bb0(%x: tensor<f32>, %y: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %x, %y : tensor<f32>
@@ -772,7 +772,7 @@ builtin.module attributes {hlo.num_replicas = 2 : i64} {
 // CHECK-NEXT:       %s_1 = hlo.add %x_1, %y_1 : tensor<bf16>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<bf16>
 // CHECK-NEXT:     } : (tensor<2xbf16>) -> tensor<2xbf16>
-// CHECK-NEXT:     func.return %loop, %18, %same, %single : tuple<tensor<2xf32>, tensor<2xbf16>>, tuple<tensor<2xf32>, tensor<2xbf16>, tensor<2xf32>>, tuple<tensor<2xf32>, tensor<2xf32>>, tensor<2xbf16>
+// CHECK-NEXT:     func.return %loop, [[V18]], %same, %single : tuple<tensor<2xf32>, tensor<2xbf16>>, tuple<tensor<2xf32>, tensor<2xbf16>, tensor<2xf32>>, tuple<tensor<2xf32>, tensor<2xf32>>, tensor<2xbf16>
 // CHECK-NEXT:   }
 
 // -----

@@ -10,7 +10,7 @@
 // Every flag combination of the three collectives that carry `use_global_device_ids`
 // (4 replicas, num_partitions absent = 1): channel_id and use_global_device_ids are erased,
 // everything else (groups, dimension, constrain_layout, reducer, names) is kept. The fourth
-// combination, use_global_device_ids without channel_id, does not verify (DESIGN §5), so it
+// combination, use_global_device_ids without channel_id, does not verify (docs/collective-semantics.md §5), so it
 // cannot be an input.
 builtin.module attributes {hlo.num_replicas = 4 : i64} {
   func.func @main(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {

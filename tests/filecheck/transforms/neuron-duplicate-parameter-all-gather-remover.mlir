@@ -263,13 +263,13 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:      %t = hlo.tuple %i1, %x, %u, %v : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
 // CHECK-NEXT:      hlo.return %t : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %0 = hlo.get_tuple_element %loop[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %1 = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %2 = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %3 = hlo.get_tuple_element %loop[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %4 = hlo.get_tuple_element %loop[3] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %5 = hlo.tuple %0, %1, %2, %3, %4 : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
-// CHECK-NEXT:    func.return %5 : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.get_tuple_element %loop[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.get_tuple_element %loop[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.get_tuple_element %loop[3] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.tuple [[V0]], [[V1]], [[V2]], [[V3]], [[V4]] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
+// CHECK-NEXT:    func.return [[V5]] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<2xf32>, tensor<2xf32>>
 // CHECK-NEXT:  }
 
 // REMARK-NEXT: remark: neuron-duplicate-parameter-all-gather-remover: %ag (hlo.all_gather): carried unchanged in loop slots 1 and 2: merged into one slot

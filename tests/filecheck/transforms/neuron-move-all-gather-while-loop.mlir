@@ -741,11 +741,11 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:    } body {
 // CHECK-NEXT:    ^bb0(%p: tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>):
 // CHECK-NEXT:      %ag_1 = hlo.get_tuple_element %p[3] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
-// CHECK-NEXT:      %0 = hlo.get_tuple_element %p[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
-// CHECK-NEXT:      %1 = hlo.get_tuple_element %p[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
-// CHECK-NEXT:      %2 = hlo.get_tuple_element %p[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
-// CHECK-NEXT:      %3 = hlo.tuple %0, %1, %2 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:      %b = hlo.optimization_barrier %3 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:      [[V0:%[0-9]+]] = hlo.get_tuple_element %p[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
+// CHECK-NEXT:      [[V1:%[0-9]+]] = hlo.get_tuple_element %p[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
+// CHECK-NEXT:      [[V2:%[0-9]+]] = hlo.get_tuple_element %p[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>, tensor<16xf32>>
+// CHECK-NEXT:      [[V3:%[0-9]+]] = hlo.tuple [[V0]], [[V1]], [[V2]] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:      %b = hlo.optimization_barrier [[V3]] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
 // CHECK-NEXT:      %i = hlo.get_tuple_element %b[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
 // CHECK-NEXT:      %one = hlo.constant dense<1> : tensor<i32>
 // CHECK-NEXT:      %i1 = hlo.add %i, %one : tensor<i32>
@@ -1415,10 +1415,10 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:      %t = hlo.tuple %i1, %acc1, %w : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:      hlo.return %t : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %0 = hlo.get_tuple_element %loop[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:    %1 = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:    %2 = hlo.tuple %0, %1, %w0 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:    func.return %2 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.get_tuple_element %loop[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.tuple [[V0]], [[V1]], %w0 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:    func.return [[V2]] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
 // CHECK-NEXT:  }
 
 // REMARK-NEXT: remark: neuron-move-all-gather-while-loop: %ag (hlo.all_gather): moved
@@ -1458,11 +1458,11 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:    %zero = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:    %t0 = hlo.tuple %zero, %a0, %w0 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
 // CHECK-NEXT:    %init = hlo.optimization_barrier %t0 : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %0 = hlo.get_tuple_element %init[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %1 = hlo.get_tuple_element %init[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %2 = hlo.get_tuple_element %init[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
-// CHECK-NEXT:    %ag = hlo.all_gather(%2) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids : (tensor<2xf32>) -> tensor<16xf32>
-// CHECK-NEXT:    %init_1 = hlo.tuple %0, %1, %ag : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.get_tuple_element %init[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.get_tuple_element %init[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.get_tuple_element %init[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<2xf32>>
+// CHECK-NEXT:    %ag = hlo.all_gather([[V2]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids : (tensor<2xf32>) -> tensor<16xf32>
+// CHECK-NEXT:    %init_1 = hlo.tuple [[V0]], [[V1]], %ag : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:    %loop = hlo.while(%init_1) : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>> condition {
 // CHECK-NEXT:    ^bb0(%c: tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>):
 // CHECK-NEXT:      %ci = hlo.get_tuple_element %c[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>

@@ -493,7 +493,7 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioni
 
 // -----
 
-// The JAX scan idiom (DESIGN §6b): the condition tests counter slot 0, the row index is the
+// The JAX scan idiom (docs/decisions.md §6b): the condition tests counter slot 0, the row index is the
 // scan index slot 1 (init 0, step 1, same trip count), normalised by select(j < 0, j + 4, j)
 // and copied. The induction analysis folds it to slot 1: moved.
 builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {

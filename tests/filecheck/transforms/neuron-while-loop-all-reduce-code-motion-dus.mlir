@@ -82,8 +82,8 @@ builtin.module @dus_max_whole attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v1, %dus : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %m = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %m : tensor<f32>
@@ -174,18 +174,18 @@ builtin.module @dus_min_convert_two_dus attributes {hlo.num_partitions = 8 : i64
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %rot, %dus2 : tuple<tensor<i32>, tensor<8xf16>, tensor<1x6xf32>, tensor<8x6xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xf16>, tensor<1x6xf32>, tensor<8x6xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<8xf16>, tensor<1x6xf32>, tensor<8x6xf32>>
-// CHECK-NEXT:     %1 = hlo.slice %0, start = [0, 2], limit = [8, 3], strides = [1, 1] : (tensor<8x6xf32>) -> tensor<8x1xf32>
-// CHECK-NEXT:     %2 = hlo.convert %1 : tensor<8x1xf32> -> tensor<8x1xf16>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<8xf16>, tensor<1x6xf32>, tensor<8x6xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.slice [[V0]], start = [0, 2], limit = [8, 3], strides = [1, 1] : (tensor<8x6xf32>) -> tensor<8x1xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.convert [[V1]] : tensor<8x1xf32> -> tensor<8x1xf16>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.all_reduce([[V2]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f16>, %b: tensor<f16>):
 // CHECK-NEXT:       %m = hlo.minimum %a, %b : tensor<f16>
 // CHECK-NEXT:       hlo.return %m : tensor<f16>
 // CHECK-NEXT:     } : (tensor<8x1xf16>) -> tensor<8x1xf16>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<8x1xf16> -> tensor<8x1xf32>
-// CHECK-NEXT:     %5 = hlo.constant dense<0> : tensor<i64>
-// CHECK-NEXT:     %6 = hlo.constant dense<2> : tensor<i64>
-// CHECK-NEXT:     %r = hlo.dynamic_update_slice %0, %4 at [%5, %6] : (tensor<8x6xf32>, tensor<8x1xf32>, tensor<i64>, tensor<i64>) -> tensor<8x6xf32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<8x1xf16> -> tensor<8x1xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<0> : tensor<i64>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.constant dense<2> : tensor<i64>
+// CHECK-NEXT:     %r = hlo.dynamic_update_slice [[V0]], [[V4]] at [[[V5]], [[V6]]] : (tensor<8x6xf32>, tensor<8x1xf32>, tensor<i64>, tensor<i64>) -> tensor<8x6xf32>
 // CHECK-NEXT:     func.return %r : tensor<8x6xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -278,22 +278,22 @@ builtin.module @dus_add_and_multiply attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v1, %sums1, %prods1 : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %1 = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<16xf32>) -> tensor<16xf32>
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %3 = hlo.all_reduce(%2) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.all_reduce([[V2]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %p = hlo.multiply %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %p : tensor<f32>
 // CHECK-NEXT:     } : (tensor<16xf32>) -> tensor<16xf32>
-// CHECK-NEXT:     %4 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %5 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     %6 = hlo.tuple %4, %5, %1, %3 : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
-// CHECK-NEXT:     func.return %6 : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple [[V4]], [[V5]], [[V1]], [[V3]] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:     func.return [[V6]] : tuple<tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -373,15 +373,15 @@ builtin.module @dus_reverse_offset attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v1, %dus : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
-// CHECK-NEXT:     %1 = hlo.slice %0, start = [2], limit = [18], strides = [1] : (tensor<20xf32>) -> tensor<16xf32>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%1) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.slice [[V0]], start = [2], limit = [18], strides = [1] : (tensor<20xf32>) -> tensor<16xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V1]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %m = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %m : tensor<f32>
 // CHECK-NEXT:     } : (tensor<16xf32>) -> tensor<16xf32>
-// CHECK-NEXT:     %3 = hlo.constant dense<2> : tensor<i64>
-// CHECK-NEXT:     %r = hlo.dynamic_update_slice %0, %2 at [%3] : (tensor<20xf32>, tensor<16xf32>, tensor<i64>) -> tensor<20xf32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.constant dense<2> : tensor<i64>
+// CHECK-NEXT:     %r = hlo.dynamic_update_slice [[V0]], [[V2]] at [[[V3]]] : (tensor<20xf32>, tensor<16xf32>, tensor<i64>) -> tensor<20xf32>
 // CHECK-NEXT:     func.return %r : tensor<20xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -467,8 +467,8 @@ builtin.module @dus_scan_counter attributes {hlo.num_replicas = 8 : i64} {
 // CHECK-NEXT:       %next = hlo.tuple %i1, %xs_in, %ys1, %j1 : tuple<tensor<i32>, tensor<6x4xf32>, tensor<6x4xf32>, tensor<i32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<6x4xf32>, tensor<6x4xf32>, tensor<i32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<6x4xf32>, tensor<6x4xf32>, tensor<i32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<6x4xf32>, tensor<6x4xf32>, tensor<i32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
@@ -546,15 +546,15 @@ builtin.module @dus_constant_index attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v1, %dus : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
-// CHECK-NEXT:     %1 = hlo.slice %0, start = [3], limit = [7], strides = [1] : (tensor<20xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.all_reduce(%1) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<16xf32>, tensor<20xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.slice [[V0]], start = [3], limit = [7], strides = [1] : (tensor<20xf32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.all_reduce([[V1]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %m = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %m : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %3 = hlo.constant dense<3> : tensor<i64>
-// CHECK-NEXT:     %r = hlo.dynamic_update_slice %0, %2 at [%3] : (tensor<20xf32>, tensor<4xf32>, tensor<i64>) -> tensor<20xf32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.constant dense<3> : tensor<i64>
+// CHECK-NEXT:     %r = hlo.dynamic_update_slice [[V0]], [[V2]] at [[[V3]]] : (tensor<20xf32>, tensor<4xf32>, tensor<i64>) -> tensor<20xf32>
 // CHECK-NEXT:     func.return %r : tensor<20xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -755,8 +755,8 @@ builtin.module @dus_nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:       %next = hlo.tuple %j1, %xs_in, %ys1 : tuple<tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %m = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %m : tensor<f32>
@@ -3042,8 +3042,8 @@ builtin.module @dus_pmean_rows attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %m = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %m : tensor<f32>
@@ -3275,8 +3275,8 @@ builtin.module @dus_integer_scale attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %dus : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<8xi32>, tensor<8xi32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %m = hlo.add %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %m : tensor<i32>

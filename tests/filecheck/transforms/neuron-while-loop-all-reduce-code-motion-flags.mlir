@@ -51,10 +51,10 @@ builtin.module @any_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_
 // CHECK-LABEL: builtin.module @any_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xi32>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<-2147483648> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<-2147483648> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -74,16 +74,16 @@ builtin.module @any_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %r = hlo.maximum %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %r : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %5 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %7 = hlo.compare GT, %4, %6 : tensor<4xi32> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.or %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare GT, [[V4]], [[V6]] : tensor<4xi32> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.or %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -134,10 +134,10 @@ builtin.module @all_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_
 // CHECK-LABEL: builtin.module @all_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xi32>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<2147483647> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<2147483647> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -157,16 +157,16 @@ builtin.module @all_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %r = hlo.minimum %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %r : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %5 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %7 = hlo.compare GT, %4, %6 : tensor<4xi32> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.and %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare GT, [[V4]], [[V6]] : tensor<4xi32> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.and %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -217,10 +217,10 @@ builtin.module @swapped_operands attributes {hlo.num_partitions = 8 : i64, hlo.u
 // CHECK-LABEL: builtin.module @swapped_operands attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xi32>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<-2147483648> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<-2147483648> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -240,16 +240,16 @@ builtin.module @swapped_operands attributes {hlo.num_partitions = 8 : i64, hlo.u
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %r = hlo.maximum %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %r : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %5 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %7 = hlo.compare GT, %4, %6 : tensor<4xi32> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.or %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare GT, [[V4]], [[V6]] : tensor<4xi32> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.or %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -300,10 +300,10 @@ builtin.module @max_below_threshold attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-LABEL: builtin.module @max_below_threshold attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xi32>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<-2147483648> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<-2147483648> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -323,16 +323,16 @@ builtin.module @max_below_threshold attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %r = hlo.maximum %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %r : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %5 = hlo.constant dense<5> : tensor<i32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %7 = hlo.compare LT, %4, %6 : tensor<4xi32> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.and %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<5> : tensor<i32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare LT, [[V4]], [[V6]] : tensor<4xi32> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.and %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -383,10 +383,10 @@ builtin.module @min_at_most attributes {hlo.num_partitions = 8 : i64, hlo.use_sp
 // CHECK-LABEL: builtin.module @min_at_most attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xi32>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<2147483647> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<2147483647> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -406,16 +406,16 @@ builtin.module @min_at_most attributes {hlo.num_partitions = 8 : i64, hlo.use_sp
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %r = hlo.minimum %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %r : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %5 = hlo.constant dense<2> : tensor<i32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %7 = hlo.compare LE, %4, %6 : tensor<4xi32> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.or %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<2> : tensor<i32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare LE, [[V4]], [[V6]] : tensor<4xi32> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.or %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -466,10 +466,10 @@ builtin.module @unsigned_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-LABEL: builtin.module @unsigned_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%f0: tensor<4xi1>, %x: tensor<4xui8>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0> : tensor<ui8>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<ui8>) -> tensor<4xui8>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0> : tensor<ui8>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<ui8>) -> tensor<4xui8>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -489,16 +489,16 @@ builtin.module @unsigned_flag attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %flag1, %v : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xui8>, tensor<4xui8>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<ui8>, %b: tensor<ui8>):
 // CHECK-NEXT:       %r = hlo.maximum %a, %b : tensor<ui8>
 // CHECK-NEXT:       hlo.return %r : tensor<ui8>
 // CHECK-NEXT:     } : (tensor<4xui8>) -> tensor<4xui8>
-// CHECK-NEXT:     %5 = hlo.constant dense<1> : tensor<ui8>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<ui8>) -> tensor<4xui8>
-// CHECK-NEXT:     %7 = hlo.compare GE, %4, %6 : tensor<4xui8> -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.or %f0, %7 : tensor<4xi1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<1> : tensor<ui8>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<ui8>) -> tensor<4xui8>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.compare GE, [[V4]], [[V6]] : tensor<4xui8> -> tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.or %f0, [[V7]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

@@ -42,10 +42,10 @@ builtin.module @max_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-LABEL: builtin.module @max_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0xff800000> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0xff800000> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -62,13 +62,13 @@ builtin.module @max_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.maximum %x0, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.maximum %x0, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -113,10 +113,10 @@ builtin.module @min_accumulate_convert attributes {hlo.num_partitions = 8 : i64,
 // CHECK-LABEL: builtin.module @min_accumulate_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xbf16>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0x7f800000> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0x7f800000> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -134,15 +134,15 @@ builtin.module @min_accumulate_convert attributes {hlo.num_partitions = 8 : i64,
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.all_reduce([[V4]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // CHECK-NEXT:       %r = hlo.minimum %a, %b : tensor<bf16>
 // CHECK-NEXT:       hlo.return %r : tensor<bf16>
 // CHECK-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.minimum %x0, %6 : tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.minimum %x0, [[V6]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -186,10 +186,10 @@ builtin.module @multiply_accumulate attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-LABEL: builtin.module @multiply_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -206,13 +206,13 @@ builtin.module @multiply_accumulate attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r = hlo.multiply %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.multiply %x0, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.multiply %x0, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -256,10 +256,10 @@ builtin.module @or_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-LABEL: builtin.module @or_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xi1>, %x: tensor<4xi1>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<false> : tensor<i1>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i1>) -> tensor<4xi1>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<false> : tensor<i1>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i1>) -> tensor<4xi1>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -276,13 +276,13 @@ builtin.module @or_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i1>, %b: tensor<i1>):
 // CHECK-NEXT:       %r = hlo.or %a, %b : tensor<i1>
 // CHECK-NEXT:       hlo.return %r : tensor<i1>
 // CHECK-NEXT:     } : (tensor<4xi1>) -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.or %x0, %4 : tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.or %x0, [[V4]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -326,10 +326,10 @@ builtin.module @and_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-LABEL: builtin.module @and_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xi1>, %x: tensor<4xi1>) -> tensor<4xi1> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<true> : tensor<i1>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i1>) -> tensor<4xi1>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<true> : tensor<i1>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i1>) -> tensor<4xi1>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -346,13 +346,13 @@ builtin.module @and_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi1>, tensor<4xi1>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i1>, %b: tensor<i1>):
 // CHECK-NEXT:       %r = hlo.and %a, %b : tensor<i1>
 // CHECK-NEXT:       hlo.return %r : tensor<i1>
 // CHECK-NEXT:     } : (tensor<4xi1>) -> tensor<4xi1>
-// CHECK-NEXT:     %r_1 = hlo.and %x0, %4 : tensor<4xi1>
+// CHECK-NEXT:     %r_1 = hlo.and %x0, [[V4]] : tensor<4xi1>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xi1>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -535,10 +535,10 @@ builtin.module @pmean_divide attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-LABEL: builtin.module @pmean_divide attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -558,13 +558,13 @@ builtin.module @pmean_divide attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.add %x0, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.add %x0, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -610,10 +610,10 @@ builtin.module @scale_by_replicated_param attributes {hlo.num_partitions = 8 : i
 // CHECK-LABEL: builtin.module @scale_by_replicated_param attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>, %s: tensor<f32> {xla.sharding = #hlo.sharding<{replicated}>}) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -632,13 +632,13 @@ builtin.module @scale_by_replicated_param attributes {hlo.num_partitions = 8 : i
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.add %x0, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.add %x0, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -765,10 +765,10 @@ builtin.module @scale_by_scalar_all_reduce attributes {hlo.num_partitions = 8 : 
 // CHECK-LABEL: builtin.module @scale_by_scalar_all_reduce attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -793,13 +793,13 @@ builtin.module @scale_by_scalar_all_reduce attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %r_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %r_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_2 = hlo.add %x0, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r_2 = hlo.add %x0, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_2 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -859,10 +859,10 @@ builtin.module @cond_replicated_index attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-LABEL: builtin.module @cond_replicated_index attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -872,8 +872,8 @@ builtin.module @cond_replicated_index attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %3 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:       %4 = hlo.broadcast %3, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:       [[V3:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:       [[V4:%[0-9]+]] = hlo.broadcast [[V3]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:       %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
 // CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
@@ -882,28 +882,28 @@ builtin.module @cond_replicated_index attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:       %zero = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:       %even = hlo.compare EQ, %rem, %zero : tensor<i32> -> tensor<i1>
 // CHECK-NEXT:       %idx = hlo.convert %even : tensor<i1> -> tensor<i32>
-// CHECK-NEXT:       %pair = hlo.tuple %v, %4 : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %acc1 = hlo.conditional(%idx) (%4, %pair) : (tensor<i32>, tensor<4xf32>, tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32> {
+// CHECK-NEXT:       %pair = hlo.tuple %v, [[V4]] : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       %acc1 = hlo.conditional(%idx) ([[V4]], %pair) : (tensor<i32>, tensor<4xf32>, tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32> {
 // CHECK-NEXT:       ^bb0(%p0: tensor<4xf32>):
-// CHECK-NEXT:         %5 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:         %6 = hlo.broadcast %5, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:         hlo.return %6 : tensor<4xf32>
+// CHECK-NEXT:         [[V5:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:         [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:         hlo.return [[V6]] : tensor<4xf32>
 // CHECK-NEXT:       }, {
 // CHECK-NEXT:       ^bb0(%p1: tuple<tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:         %g = hlo.get_tuple_element %p1[0] : tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:         hlo.return %g : tensor<4xf32>
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %7 = hlo.add %acc, %acc1 : tensor<4xf32>
-// CHECK-NEXT:       %next = hlo.tuple %i1, %7, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       [[V7:%[0-9]+]] = hlo.add %acc, %acc1 : tensor<4xf32>
+// CHECK-NEXT:       %next = hlo.tuple %i1, [[V7]], %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %9 = hlo.all_reduce(%8) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.all_reduce([[V8]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r_1 = hlo.add %x0, %9 : tensor<4xf32>
+// CHECK-NEXT:     %r_1 = hlo.add %x0, [[V9]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r_1 : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

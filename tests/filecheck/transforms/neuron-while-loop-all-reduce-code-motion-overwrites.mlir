@@ -67,8 +67,8 @@ builtin.module @last_value attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %xs, %nb : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r_1 = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r_1 : tensor<f32>
@@ -152,8 +152,8 @@ builtin.module @reset_by_constant_select attributes {hlo.num_partitions = 8 : i6
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v2, %xs, %nb : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r_1 = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r_1 : tensor<f32>
@@ -229,8 +229,8 @@ builtin.module @traced_bound_identity_init attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %xs, %nb_1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r_1 = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r_1 : tensor<f32>
@@ -306,8 +306,8 @@ builtin.module @traced_bound_max_identity_init attributes {hlo.num_partitions = 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %v, %xs, %nb_1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
-// CHECK-NEXT:     %r = hlo.all_reduce(%0) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<i32>>
+// CHECK-NEXT:     %r = hlo.all_reduce([[V0]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %r_1 = hlo.maximum %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %r_1 : tensor<f32>

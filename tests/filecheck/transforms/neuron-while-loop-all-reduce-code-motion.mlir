@@ -63,10 +63,10 @@ builtin.module @accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -86,13 +86,13 @@ builtin.module @accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -167,14 +167,14 @@ builtin.module @sliced_three_ways attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<12xf32>) -> tensor<12xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.tuple %c0, %1, %3, %5, %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %w = hlo.while(%6) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], [[V5]], %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V6]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -201,31 +201,31 @@ builtin.module @sliced_three_ways attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %next = hlo.tuple %i1, %n0, %n1, %n2, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 8 use_global_device_ids {
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.all_reduce([[V7]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 8 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
-// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 9 use_global_device_ids {
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.add %zeros, [[V8]] : tensor<4xf32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V11:%[0-9]+]] = hlo.all_reduce([[V10]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 9 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // CHECK-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
-// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %14 = hlo.all_reduce(%13) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 10 use_global_device_ids {
+// CHECK-NEXT:     [[V12:%[0-9]+]] = hlo.add %zeros, [[V11]] : tensor<4xf32>
+// CHECK-NEXT:     [[V13:%[0-9]+]] = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V14:%[0-9]+]] = hlo.all_reduce([[V13]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 10 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_3: tensor<f32>, %b_3: tensor<f32>):
 // CHECK-NEXT:       %s_3 = hlo.add %a_3, %b_3 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_3 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %15 = hlo.add %zeros, %14 : tensor<4xf32>
-// CHECK-NEXT:     %16 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %17 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     %18 = hlo.tuple %16, %9, %12, %15, %17 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
-// CHECK-NEXT:     func.return %18 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.add %zeros, [[V14]] : tensor<4xf32>
+// CHECK-NEXT:     [[V16:%[0-9]+]] = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V17:%[0-9]+]] = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V18:%[0-9]+]] = hlo.tuple [[V16]], [[V9]], [[V12]], [[V15]], [[V17]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     func.return [[V18]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -280,10 +280,10 @@ builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-LABEL: builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -302,13 +302,13 @@ builtin.module @used_after_loop attributes {hlo.num_partitions = 8 : i64, hlo.us
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %b, %a : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     %m = hlo.multiply %r, %r : tensor<4xf32>
 // CHECK-NEXT:     func.return %m : tensor<4xf32>
 // CHECK-NEXT:   }
@@ -451,10 +451,10 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -476,15 +476,15 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.all_reduce([[V4]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // CHECK-NEXT:       hlo.return %s : tensor<bf16>
 // CHECK-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %6 : tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V6]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -494,10 +494,10 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // SETUP-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -519,15 +519,15 @@ builtin.module @bf16_converts attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// SETUP-NEXT:     %4 = hlo.convert %3 : tensor<4xf32> -> tensor<4xbf16>
-// SETUP-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// SETUP-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xf32> -> tensor<4xbf16>
+// SETUP-NEXT:     [[V5:%[0-9]+]] = hlo.all_reduce([[V4]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // SETUP-NEXT:       hlo.return %s : tensor<bf16>
 // SETUP-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// SETUP-NEXT:     %6 = hlo.convert %5 : tensor<4xbf16> -> tensor<4xf32>
-// SETUP-NEXT:     %r = hlo.add %zeros, %6 : tensor<4xf32>
+// SETUP-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<4xbf16> -> tensor<4xf32>
+// SETUP-NEXT:     %r = hlo.add %zeros, [[V6]] : tensor<4xf32>
 // SETUP-NEXT:     func.return %r : tensor<4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
@@ -587,10 +587,10 @@ builtin.module @select_zero_constant attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -611,13 +611,13 @@ builtin.module @select_zero_constant attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -678,10 +678,10 @@ builtin.module @select_zero_broadcast attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -704,13 +704,13 @@ builtin.module @select_zero_broadcast attributes {hlo.num_partitions = 8 : i64, 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -781,10 +781,10 @@ builtin.module @select_partition_predicate attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -814,13 +814,13 @@ builtin.module @select_partition_predicate attributes {hlo.num_partitions = 8 : 
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %acc3, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     %r2 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %sum = hlo.add %r, %r2 : tensor<4xf32>
 // CHECK-NEXT:     func.return %sum : tensor<4xf32>
@@ -908,10 +908,10 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -929,17 +929,17 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %6 = hlo.broadcast %5, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %7 = hlo.tuple %c0, %6, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w2 = hlo.while(%7) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.broadcast [[V5]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.tuple %c0, [[V6]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w2 = hlo.while([[V7]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs2: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci2 = hlo.get_tuple_element %cs2[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n2 = hlo.constant dense<4> : tensor<i32>
@@ -957,13 +957,13 @@ builtin.module @two_loops attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd
 // CHECK-NEXT:       %next2 = hlo.tuple %i12, %acc12, %v2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %8 = hlo.get_tuple_element %w2[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %9 = hlo.all_reduce(%8) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element %w2[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.all_reduce([[V8]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a2: tensor<f32>, %b2: tensor<f32>):
 // CHECK-NEXT:       %s2 = hlo.add %a2, %b2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r2 = hlo.add %zeros, %9 : tensor<4xf32>
+// CHECK-NEXT:     %r2 = hlo.add %zeros, [[V9]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r, %r2 : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -1049,10 +1049,10 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<3> : tensor<i32>
@@ -1066,10 +1066,10 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
 // CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
 // CHECK-NEXT:       %ic0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:       %3 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:       %4 = hlo.broadcast %3, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:       %5 = hlo.tuple %ic0, %4, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %inner = hlo.while(%5) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:       [[V3:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:       [[V4:%[0-9]+]] = hlo.broadcast [[V3]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:       [[V5:%[0-9]+]] = hlo.tuple %ic0, [[V4]], %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       %inner = hlo.while([[V5]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:       ^bb0(%ics: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:         %ici = hlo.get_tuple_element %ics[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:         %in = hlo.constant dense<2> : tensor<i32>
@@ -1089,19 +1089,19 @@ builtin.module @nested attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_pa
 // CHECK-NEXT:         %inext = hlo.tuple %j1, %iacc1, %iv : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:         hlo.return %inext : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %6 = hlo.get_tuple_element %inner[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:       %acc1 = hlo.add %acc, %6 : tensor<4xf32>
+// CHECK-NEXT:       [[V6:%[0-9]+]] = hlo.get_tuple_element %inner[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:       %acc1 = hlo.add %acc, [[V6]] : tensor<4xf32>
 // CHECK-NEXT:       %v1 = hlo.negate %v : tensor<4xf32>
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.all_reduce([[V7]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %8 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V8]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -1168,10 +1168,10 @@ builtin.module @two_accumulations attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1196,13 +1196,13 @@ builtin.module @two_accumulations attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %acc3, %v : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 3 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     %r2 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     func.return %r, %r2 : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
@@ -1272,10 +1272,10 @@ builtin.module @ds_dus_replicated_index attributes {hlo.num_partitions = 8 : i64
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %z2 = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1300,13 +1300,13 @@ builtin.module @ds_dus_replicated_index attributes {hlo.num_partitions = 8 : i64
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2x4xf32>) -> tensor<2x4xf32>
-// CHECK-NEXT:     %r = hlo.add %z2, %4 : tensor<2x4xf32>
+// CHECK-NEXT:     %r = hlo.add %z2, [[V4]] : tensor<2x4xf32>
 // CHECK-NEXT:     func.return %r : tensor<2x4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -1489,10 +1489,10 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // RS-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// RS-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1510,13 +1510,13 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:     }
-// RS-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     [[V4:%[0-9]+]] = hlo.reduce_scatter([[V3]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // RS-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // RS-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // RS-NEXT:       hlo.return %s : tensor<f32>
 // RS-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// RS-NEXT:     %r = hlo.add %zb, %4 : tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, [[V4]] : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -1525,10 +1525,10 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1546,13 +1546,13 @@ builtin.module @rs_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     [[V4:%[0-9]+]] = hlo.reduce_scatter([[V3]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, [[V4]] : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
@@ -1643,10 +1643,10 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // RS-NEXT:   func.func @main(%x: tensor<16x4xbf16>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
+// RS-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
 // RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>):
 // RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1665,15 +1665,15 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // RS-NEXT:     }
-// RS-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// RS-NEXT:     %4 = hlo.convert %3 : tensor<16x4xf32> -> tensor<16x4xbf16>
-// RS-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// RS-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<16x4xf32> -> tensor<16x4xbf16>
+// RS-NEXT:     [[V5:%[0-9]+]] = hlo.reduce_scatter([[V4]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // RS-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // RS-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // RS-NEXT:       hlo.return %s : tensor<bf16>
 // RS-NEXT:     } : (tensor<16x4xbf16>) -> tensor<2x4xbf16>
-// RS-NEXT:     %6 = hlo.convert %5 : tensor<2x4xbf16> -> tensor<2x4xf32>
-// RS-NEXT:     %r = hlo.add %zb, %6 : tensor<2x4xf32>
+// RS-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<2x4xbf16> -> tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, [[V6]] : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -1682,10 +1682,10 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xbf16>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1704,15 +1704,15 @@ builtin.module @rs_convert attributes {hlo.num_partitions = 8 : i64, hlo.use_spm
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
-// SETUP-NEXT:     %4 = hlo.convert %3 : tensor<16x4xf32> -> tensor<16x4xbf16>
-// SETUP-NEXT:     %5 = hlo.reduce_scatter(%4) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xbf16>>
+// SETUP-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<16x4xf32> -> tensor<16x4xbf16>
+// SETUP-NEXT:     [[V5:%[0-9]+]] = hlo.reduce_scatter([[V4]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<bf16>
 // SETUP-NEXT:       hlo.return %s : tensor<bf16>
 // SETUP-NEXT:     } : (tensor<16x4xbf16>) -> tensor<2x4xbf16>
-// SETUP-NEXT:     %6 = hlo.convert %5 : tensor<2x4xbf16> -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %6 : tensor<2x4xf32>
+// SETUP-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<2x4xbf16> -> tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, [[V6]] : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
@@ -1837,10 +1837,10 @@ builtin.module @rs_transpose attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<4x2xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4x2xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4x16xf32>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4x16xf32>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1859,13 +1859,13 @@ builtin.module @rs_transpose attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %4 = hlo.reduce_scatter(%3) dim = 1 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x16xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     [[V4:%[0-9]+]] = hlo.reduce_scatter([[V3]]) dim = 1 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<4x16xf32>) -> tensor<4x2xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<4x2xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, [[V4]] : tensor<4x2xf32>
 // SETUP-NEXT:     func.return %r : tensor<4x2xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
@@ -1967,10 +1967,10 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // RS-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // RS-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // RS-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// RS-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// RS-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// RS-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// RS-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // RS-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // RS-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -1986,21 +1986,21 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // RS-NEXT:       %g = hlo.cosine %v : tensor<16x4xf32>
 // RS-NEXT:       %two = hlo.constant dense<2> : tensor<i32>
 // RS-NEXT:       %p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
-// RS-NEXT:       %3 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
-// RS-NEXT:       %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// RS-NEXT:       %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// RS-NEXT:       %sel = hlo.select %3, %g, %5 : tensor<16x4xi1>, tensor<16x4xf32>
+// RS-NEXT:       [[V3:%[0-9]+]] = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
+// RS-NEXT:       [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// RS-NEXT:       [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// RS-NEXT:       %sel = hlo.select [[V3]], %g, [[V5]] : tensor<16x4xi1>, tensor<16x4xf32>
 // RS-NEXT:       %acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
 // RS-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // RS-NEXT:     }
-// RS-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// RS-NEXT:     %7 = hlo.reduce_scatter(%6) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// RS-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// RS-NEXT:     [[V7:%[0-9]+]] = hlo.reduce_scatter([[V6]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // RS-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // RS-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // RS-NEXT:       hlo.return %s : tensor<f32>
 // RS-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// RS-NEXT:     %r = hlo.add %zb, %7 : tensor<2x4xf32>
+// RS-NEXT:     %r = hlo.add %zb, [[V7]] : tensor<2x4xf32>
 // RS-NEXT:     func.return %r : tensor<2x4xf32>
 // RS-NEXT:   }
 // RS-NEXT: }
@@ -2009,10 +2009,10 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // SETUP-NEXT:   func.func @main(%x: tensor<16x4xf32>) -> tensor<2x4xf32> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<2x4xf32>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2028,21 +2028,21 @@ builtin.module @rs_select_scalar_predicate attributes {hlo.num_partitions = 8 : 
 // SETUP-NEXT:       %g = hlo.cosine %v : tensor<16x4xf32>
 // SETUP-NEXT:       %two = hlo.constant dense<2> : tensor<i32>
 // SETUP-NEXT:       %p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
-// SETUP-NEXT:       %3 = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
-// SETUP-NEXT:       %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// SETUP-NEXT:       %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<16x4xf32>
-// SETUP-NEXT:       %sel = hlo.select %3, %g, %5 : tensor<16x4xi1>, tensor<16x4xf32>
+// SETUP-NEXT:       [[V3:%[0-9]+]] = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
+// SETUP-NEXT:       [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// SETUP-NEXT:       [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<16x4xf32>
+// SETUP-NEXT:       %sel = hlo.select [[V3]], %g, [[V5]] : tensor<16x4xi1>, tensor<16x4xf32>
 // SETUP-NEXT:       %acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-// SETUP-NEXT:     %7 = hlo.reduce_scatter(%6) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+// SETUP-NEXT:     [[V7:%[0-9]+]] = hlo.reduce_scatter([[V6]]) dim = 0 replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // SETUP-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // SETUP-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // SETUP-NEXT:       hlo.return %s : tensor<f32>
 // SETUP-NEXT:     } : (tensor<16x4xf32>) -> tensor<2x4xf32>
-// SETUP-NEXT:     %r = hlo.add %zb, %7 : tensor<2x4xf32>
+// SETUP-NEXT:     %r = hlo.add %zb, [[V7]] : tensor<2x4xf32>
 // SETUP-NEXT:     func.return %r : tensor<2x4xf32>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }
@@ -2226,10 +2226,10 @@ builtin.module @nonzero_init attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %ones = hlo.constant dense<1.000000e+00> : tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2247,13 +2247,13 @@ builtin.module @nonzero_init attributes {hlo.num_partitions = 8 : i64, hlo.use_s
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %ones, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %ones, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -2367,7 +2367,7 @@ builtin.module @max_min attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_p
 
 // -----
 
-// The loop condition reads the accumulation buffer: not moved (stricter than XLA, DESIGN §6.2).
+// The loop condition reads the accumulation buffer: not moved (stricter than XLA, docs/decisions.md §6.2).
 builtin.module @cond_reads_buffer attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
   func.func @main(%x: tensor<f32>) -> tensor<f32> attributes {hlo.entry} {
     %c0 = hlo.constant dense<0> : tensor<i32>
@@ -2532,7 +2532,7 @@ builtin.module @buffer_other_use attributes {hlo.num_partitions = 8 : i64, hlo.u
 // -----
 
 // No channel id (cross_replica mode, 2 replicas x 4 partitions): moved, and the hoisted
-// all-reduce has no channel id either (DESIGN §6.1: adding one would make it
+// all-reduce has no channel id either (docs/decisions.md §6.1: adding one would make it
 // cross_replica_and_partition).
 builtin.module @no_channel_id attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
@@ -2573,10 +2573,10 @@ builtin.module @no_channel_id attributes {hlo.num_replicas = 2 : i64, hlo.num_pa
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2594,13 +2594,13 @@ builtin.module @no_channel_id attributes {hlo.num_replicas = 2 : i64, hlo.num_pa
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1]] {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1]] {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %zeros, %4 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add %zeros, [[V4]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -2671,14 +2671,14 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %5 = hlo.broadcast %4, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.tuple %c0, %1, %3, %5, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%6) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], [[V5]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V6]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2700,31 +2700,31 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // CHECK-NEXT:       %next = hlo.tuple %i1, %n1, %n2, %n3, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %7 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %8 = hlo.all_reduce(%7) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.all_reduce([[V7]]) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.add %zeros, %8 : tensor<4xf32>
-// CHECK-NEXT:     %10 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %11 = hlo.all_reduce(%10) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.add %zeros, [[V8]] : tensor<4xf32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V11:%[0-9]+]] = hlo.all_reduce([[V10]]) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_1 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %12 = hlo.add %zeros, %11 : tensor<4xf32>
-// CHECK-NEXT:     %13 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %14 = hlo.all_reduce(%13) replica_groups = [[0, 2, 4, 6], [1, 3, 5, 7]] channel_id = 6 use_global_device_ids {
+// CHECK-NEXT:     [[V12:%[0-9]+]] = hlo.add %zeros, [[V11]] : tensor<4xf32>
+// CHECK-NEXT:     [[V13:%[0-9]+]] = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V14:%[0-9]+]] = hlo.all_reduce([[V13]]) replica_groups = [[0, 2, 4, 6], [1, 3, 5, 7]] channel_id = 6 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // CHECK-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // CHECK-NEXT:       hlo.return %s_2 : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %15 = hlo.add %zeros, %14 : tensor<4xf32>
-// CHECK-NEXT:     %16 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %17 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %18 = hlo.tuple %16, %9, %12, %15, %17 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     func.return %18 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.add %zeros, [[V14]] : tensor<4xf32>
+// CHECK-NEXT:     [[V16:%[0-9]+]] = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V17:%[0-9]+]] = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V18:%[0-9]+]] = hlo.tuple [[V16]], [[V9]], [[V12]], [[V15]], [[V17]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     func.return [[V18]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -2733,12 +2733,12 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // GATE-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // GATE-NEXT:     %f0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // GATE-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// GATE-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     %2 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// GATE-NEXT:     %3 = hlo.broadcast %2, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     %4 = hlo.tuple %c0, %1, %3, %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %w = hlo.while(%4) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
+// GATE-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// GATE-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// GATE-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// GATE-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// GATE-NEXT:     [[V4:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     %w = hlo.while([[V4]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // GATE-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // GATE-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -2765,25 +2765,25 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // GATE-NEXT:       %next = hlo.tuple %i1, %n1, %n2, %n3, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:     }
-// GATE-NEXT:     %5 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %6 = hlo.all_reduce(%5) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
+// GATE-NEXT:     [[V5:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V6:%[0-9]+]] = hlo.all_reduce([[V5]]) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] channel_id = 4 use_global_device_ids {
 // GATE-NEXT:     ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
 // GATE-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
 // GATE-NEXT:       hlo.return %s_1 : tensor<f32>
 // GATE-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// GATE-NEXT:     %7 = hlo.add %zeros, %6 : tensor<4xf32>
-// GATE-NEXT:     %8 = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %9 = hlo.all_reduce(%8) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
+// GATE-NEXT:     [[V7:%[0-9]+]] = hlo.add %zeros, [[V6]] : tensor<4xf32>
+// GATE-NEXT:     [[V8:%[0-9]+]] = hlo.get_tuple_element %w[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V9:%[0-9]+]] = hlo.all_reduce([[V8]]) replica_groups = [2,4]<=[8] channel_id = 5 use_global_device_ids {
 // GATE-NEXT:     ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
 // GATE-NEXT:       %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
 // GATE-NEXT:       hlo.return %s_2 : tensor<f32>
 // GATE-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// GATE-NEXT:     %10 = hlo.add %zeros, %9 : tensor<4xf32>
-// GATE-NEXT:     %11 = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %12 = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %13 = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     %14 = hlo.tuple %11, %7, %10, %12, %13 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
-// GATE-NEXT:     func.return %14 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V10:%[0-9]+]] = hlo.add %zeros, [[V9]] : tensor<4xf32>
+// GATE-NEXT:     [[V11:%[0-9]+]] = hlo.get_tuple_element %w[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V12:%[0-9]+]] = hlo.get_tuple_element %w[3] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V13:%[0-9]+]] = hlo.get_tuple_element %w[4] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V14:%[0-9]+]] = hlo.tuple [[V11]], [[V7]], [[V10]], [[V12]], [[V13]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     func.return [[V14]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:   }
 // GATE-NEXT: }
 
@@ -3298,10 +3298,10 @@ builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4xbf16>) -> tensor<4xbf16> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3320,15 +3320,15 @@ builtin.module @buffer_convert_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.all_reduce([[V4]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %6 : tensor<4xbf16>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     %r = hlo.add %acc_init, [[V6]] : tensor<4xbf16>
 // CHECK-NEXT:     func.return %r : tensor<4xbf16>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -3381,10 +3381,10 @@ builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<2x2xf32>) -> tensor<2x2xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<2x2xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<2x2xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3403,13 +3403,13 @@ builtin.module @buffer_reshape_chain attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<2x2xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<2x2xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, [[V4]] : tensor<2x2xf32>
 // CHECK-NEXT:     func.return %r : tensor<2x2xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -3866,10 +3866,10 @@ builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-LABEL: builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xi32>, %acc_init: tensor<4xi32>) -> tensor<4xi32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<i32>) -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3888,13 +3888,13 @@ builtin.module @integer_accumulate attributes {hlo.num_partitions = 8 : i64, hlo
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xi32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<i32>, %b: tensor<i32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<i32>
 // CHECK-NEXT:       hlo.return %s : tensor<i32>
 // CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4xi32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, [[V4]] : tensor<4xi32>
 // CHECK-NEXT:     func.return %r : tensor<4xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -3952,10 +3952,10 @@ builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-LABEL: builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>, %acc_init: tensor<4x4xf32>) -> tensor<4x4xf32> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<f32>) -> tensor<4x4xf32>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4x4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -3979,13 +3979,13 @@ builtin.module @ds_dus_counter_index attributes {hlo.num_partitions = 8 : i64, h
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4x4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:     %r = hlo.add %acc_init, %4 : tensor<4x4xf32>
+// CHECK-NEXT:     %r = hlo.add %acc_init, [[V4]] : tensor<4x4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -4041,13 +4041,13 @@ builtin.module @init_not_a_tuple_op attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %state = hlo.tuple %c0, %acc_init, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %init = hlo.optimization_barrier %state : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %0 = hlo.get_tuple_element %init[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %1 = hlo.get_tuple_element %init[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %2 = hlo.get_tuple_element %init[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %3 = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     %4 = hlo.broadcast %3, dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.tuple %0, %4, %2 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%5) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.get_tuple_element %init[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.get_tuple_element %init[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.get_tuple_element %init[2] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.broadcast [[V3]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.tuple [[V0]], [[V4]], [[V2]] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V5]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -4065,13 +4065,13 @@ builtin.module @init_not_a_tuple_op attributes {hlo.num_partitions = 8 : i64, hl
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %6 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:     %7 = hlo.all_reduce(%6) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.all_reduce([[V6]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %r = hlo.add %1, %7 : tensor<4xf32>
+// CHECK-NEXT:     %r = hlo.add [[V1]], [[V7]] : tensor<4xf32>
 // CHECK-NEXT:     func.return %r : tensor<4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -4128,10 +4128,10 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // CHECK-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> attributes {hlo.entry} {
 // CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// CHECK-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
-// CHECK-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
-// CHECK-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -4150,15 +4150,15 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// CHECK-NEXT:     %4 = hlo.convert %3 : tensor<4xbf16> -> tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.all_reduce(%4) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.convert [[V3]] : tensor<4xbf16> -> tensor<4xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.all_reduce([[V4]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
 // CHECK-NEXT:     } : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.convert %5 : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %r = hlo.add %zb, %6 : tensor<4xbf16>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.convert [[V5]] : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     %r = hlo.add %zb, [[V6]] : tensor<4xbf16>
 // CHECK-NEXT:     func.return %r : tensor<4xbf16>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
@@ -4167,10 +4167,10 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // SETUP-NEXT:   func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> attributes {hlo.entry} {
 // SETUP-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
 // SETUP-NEXT:     %zb = hlo.constant dense<0.000000e+00> : tensor<4xbf16>
-// SETUP-NEXT:     %0 = hlo.constant dense<0.000000e+00> : tensor<bf16>
-// SETUP-NEXT:     %1 = hlo.broadcast %0, dims = [] : (tensor<bf16>) -> tensor<4xbf16>
-// SETUP-NEXT:     %2 = hlo.tuple %c0, %1, %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// SETUP-NEXT:     %w = hlo.while(%2) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
+// SETUP-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<bf16>
+// SETUP-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<bf16>) -> tensor<4xbf16>
+// SETUP-NEXT:     [[V2:%[0-9]+]] = hlo.tuple %c0, [[V1]], %x : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// SETUP-NEXT:     %w = hlo.while([[V2]]) : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>> condition {
 // SETUP-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>):
 // SETUP-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
@@ -4189,13 +4189,13 @@ builtin.module @convert_after_all_reduce attributes {hlo.num_partitions = 8 : i6
 // SETUP-NEXT:       %next = hlo.tuple %i1, %acc1, %v1 : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
 // SETUP-NEXT:     }
-// SETUP-NEXT:     %3 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
-// SETUP-NEXT:     %4 = hlo.all_reduce(%3) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
-// SETUP-NEXT:     ^bb0(%5: tensor<bf16>, %6: tensor<bf16>):
-// SETUP-NEXT:       %7 = hlo.add %5, %6 : tensor<bf16>
-// SETUP-NEXT:       hlo.return %7 : tensor<bf16>
+// SETUP-NEXT:     [[V3:%[0-9]+]] = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xbf16>, tensor<4xf32>>
+// SETUP-NEXT:     [[V4:%[0-9]+]] = hlo.all_reduce([[V3]]) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 2 use_global_device_ids {
+// SETUP-NEXT:     ^bb0([[V5]]: tensor<bf16>, [[V6]]: tensor<bf16>):
+// SETUP-NEXT:       [[V7:%[0-9]+]] = hlo.add [[V5]], [[V6]] : tensor<bf16>
+// SETUP-NEXT:       hlo.return [[V7]] : tensor<bf16>
 // SETUP-NEXT:     } : (tensor<4xbf16>) -> tensor<4xbf16>
-// SETUP-NEXT:     %r = hlo.add %zb, %4 : tensor<4xbf16>
+// SETUP-NEXT:     %r = hlo.add %zb, [[V4]] : tensor<4xbf16>
 // SETUP-NEXT:     func.return %r : tensor<4xbf16>
 // SETUP-NEXT:   }
 // SETUP-NEXT: }

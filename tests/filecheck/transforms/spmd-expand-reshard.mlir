@@ -28,19 +28,19 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 
 // CHECK-LABEL: func.func @all_to_all(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
 // CHECK-NEXT:    %y = hlo.negate %x {xla.sharding = "{devices=[4,1]<=[4]}"} : tensor<2x8xf32>
-// CHECK-NEXT:    %0 = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
-// CHECK-NEXT:    %1 = hlo.all_to_all(%0) dim = 1 replica_groups = [1,4]<=[4] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
-// CHECK-NEXT:    %2 = hlo.transpose %1, dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
-// CHECK-NEXT:    %r = hlo.reshape %2 : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.all_to_all([[V0]]) dim = 1 replica_groups = [1,4]<=[4] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.transpose [[V1]], dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
+// CHECK-NEXT:    %r = hlo.reshape [[V2]] : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
 // CHECK-NEXT:    func.return %r : tensor<8x2xf32>
 // CHECK-NEXT:  }
 
 // EXPLICIT-LABEL: func.func @all_to_all(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
 // EXPLICIT-NEXT:    %y = hlo.negate %x {xla.sharding = "{devices=[4,1]<=[4]}"} : tensor<2x8xf32>
-// EXPLICIT-NEXT:    %0 = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
-// EXPLICIT-NEXT:    %1 = hlo.all_to_all(%0) dim = 1 replica_groups = [[0, 1, 2, 3]] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
-// EXPLICIT-NEXT:    %2 = hlo.transpose %1, dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
-// EXPLICIT-NEXT:    %r = hlo.reshape %2 : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
+// EXPLICIT-NEXT:    [[V0:%[0-9]+]] = hlo.reshape %y : (tensor<2x8xf32>) -> tensor<2x4x2xf32>
+// EXPLICIT-NEXT:    [[V1:%[0-9]+]] = hlo.all_to_all([[V0]]) dim = 1 replica_groups = [[0, 1, 2, 3]] channel_id = 1 : (tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+// EXPLICIT-NEXT:    [[V2:%[0-9]+]] = hlo.transpose [[V1]], dims = [1, 0, 2] : (tensor<2x4x2xf32>) -> tensor<4x2x2xf32>
+// EXPLICIT-NEXT:    %r = hlo.reshape [[V2]] : (tensor<4x2x2xf32>) -> tensor<8x2xf32>
 // EXPLICIT-NEXT:    func.return %r : tensor<8x2xf32>
 // EXPLICIT-NEXT:  }
 
@@ -79,14 +79,14 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 }
 
 // CHECK-LABEL: func.func @slice(%x: tensor<8x8xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %0 = hlo.partition_id : tensor<ui32>
-// CHECK-NEXT:    %1 = hlo.constant dense<[0, 0, 4, 4]> : tensor<4xi32>
-// CHECK-NEXT:    %2 = hlo.dynamic_slice %1 at [%0] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// CHECK-NEXT:    %3 = hlo.reshape %2 : (tensor<1xi32>) -> tensor<i32>
-// CHECK-NEXT:    %4 = hlo.constant dense<[0, 4, 0, 4]> : tensor<4xi32>
-// CHECK-NEXT:    %5 = hlo.dynamic_slice %4 at [%0] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// CHECK-NEXT:    %6 = hlo.reshape %5 : (tensor<1xi32>) -> tensor<i32>
-// CHECK-NEXT:    %r = hlo.dynamic_slice %x at [%3, %6] sizes = [4, 4] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.constant dense<[0, 0, 4, 4]> : tensor<4xi32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.dynamic_slice [[V1]] at [[[V0]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.reshape [[V2]] : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.constant dense<[0, 4, 0, 4]> : tensor<4xi32>
+// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.dynamic_slice [[V4]] at [[[V0]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    [[V6:%[0-9]+]] = hlo.reshape [[V5]] : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    %r = hlo.dynamic_slice %x at [[[V3]], [[V6]]] sizes = [4, 4] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:  }
 
@@ -101,26 +101,26 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 }
 
 // CHECK-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
-// CHECK-NEXT:    %0 = hlo.all_gather(%x) dim = 1 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:    %1 = hlo.all_gather(%0) dim = 0 replica_groups = [2,2]<=[4] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:    %2 = hlo.partition_id : tensor<ui32>
-// CHECK-NEXT:    %3 = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
-// CHECK-NEXT:    %4 = hlo.dynamic_slice %3 at [%2] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// CHECK-NEXT:    %5 = hlo.reshape %4 : (tensor<1xi32>) -> tensor<i32>
-// CHECK-NEXT:    %6 = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:    %r = hlo.dynamic_slice %1 at [%5, %6] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.all_gather(%x) dim = 1 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.all_gather([[V0]]) dim = 0 replica_groups = [2,2]<=[4] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
+// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.dynamic_slice [[V3]] at [[[V2]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.reshape [[V4]] : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    [[V6:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:    %r = hlo.dynamic_slice [[V1]] at [[[V5]], [[V6]]] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
 // CHECK-NEXT:    func.return %r : tensor<2x8xf32>
 // CHECK-NEXT:  }
 
 // EXPLICIT-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
-// EXPLICIT-NEXT:    %0 = hlo.all_gather(%x) dim = 1 replica_groups = [[0, 2], [1, 3]] channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
-// EXPLICIT-NEXT:    %1 = hlo.all_gather(%0) dim = 0 replica_groups = [[0, 1], [2, 3]] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
-// EXPLICIT-NEXT:    %2 = hlo.partition_id : tensor<ui32>
-// EXPLICIT-NEXT:    %3 = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
-// EXPLICIT-NEXT:    %4 = hlo.dynamic_slice %3 at [%2] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// EXPLICIT-NEXT:    %5 = hlo.reshape %4 : (tensor<1xi32>) -> tensor<i32>
-// EXPLICIT-NEXT:    %6 = hlo.constant dense<0> : tensor<i32>
-// EXPLICIT-NEXT:    %r = hlo.dynamic_slice %1 at [%5, %6] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+// EXPLICIT-NEXT:    [[V0:%[0-9]+]] = hlo.all_gather(%x) dim = 1 replica_groups = [[0, 2], [1, 3]] channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
+// EXPLICIT-NEXT:    [[V1:%[0-9]+]] = hlo.all_gather([[V0]]) dim = 0 replica_groups = [[0, 1], [2, 3]] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
+// EXPLICIT-NEXT:    [[V2:%[0-9]+]] = hlo.partition_id : tensor<ui32>
+// EXPLICIT-NEXT:    [[V3:%[0-9]+]] = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
+// EXPLICIT-NEXT:    [[V4:%[0-9]+]] = hlo.dynamic_slice [[V3]] at [[[V2]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// EXPLICIT-NEXT:    [[V5:%[0-9]+]] = hlo.reshape [[V4]] : (tensor<1xi32>) -> tensor<i32>
+// EXPLICIT-NEXT:    [[V6:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// EXPLICIT-NEXT:    %r = hlo.dynamic_slice [[V1]] at [[[V5]], [[V6]]] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
 // EXPLICIT-NEXT:    func.return %r : tensor<2x8xf32>
 // EXPLICIT-NEXT:  }
 

@@ -346,7 +346,7 @@ builtin.module {
     }
   // CHECK-NEXT: }
   }
-  // 8 replicas: the iota lists of DESIGN section 5 in cross_replica mode.
+  // 8 replicas: the iota lists of docs/collective-semantics.md §5 in cross_replica mode.
   // CHECK-NEXT: builtin.module @r8 attributes {hlo.num_replicas = 8 : i64} {
   builtin.module @r8 attributes {hlo.num_replicas = 8 : i64} {
     // CHECK-LABEL: func.func @cross_replica_iota(%x: tensor<8xf32>) {
@@ -723,33 +723,33 @@ builtin.module {
   }
 
 // CHECK-LABEL: func.func @unary(%x: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui32>, %p: tensor<4xi1>) {
-// CHECK-NEXT:     %0 = hlo.abs %x : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.abs %i : tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.negate %i : tensor<4xi32>
-// CHECK-NEXT:     %3 = hlo.sign %x : tensor<4xf32>
-// CHECK-NEXT:     %4 = hlo.exponential %x : tensor<4xf32>
-// CHECK-NEXT:     %5 = hlo.exponential_minus_one %x : tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.log %x : tensor<4xf32>
-// CHECK-NEXT:     %7 = hlo.log_plus_one %x : tensor<4xf32>
-// CHECK-NEXT:     %8 = hlo.sqrt %x : tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.rsqrt %x : tensor<4xf32>
-// CHECK-NEXT:     %10 = hlo.cbrt %x : tensor<4xf32>
-// CHECK-NEXT:     %11 = hlo.tanh %x : tensor<4xf32>
-// CHECK-NEXT:     %12 = hlo.logistic %x : tensor<4xf32>
-// CHECK-NEXT:     %13 = hlo.sine %x : tensor<4xf32>
-// CHECK-NEXT:     %14 = hlo.cosine %x : tensor<4xf32>
-// CHECK-NEXT:     %15 = hlo.tan %x : tensor<4xf32>
-// CHECK-NEXT:     %16 = hlo.erf %x : tensor<4xf32>
-// CHECK-NEXT:     %17 = hlo.floor %x : tensor<4xf32>
-// CHECK-NEXT:     %18 = hlo.ceil %x : tensor<4xf32>
-// CHECK-NEXT:     %19 = hlo.round_nearest_afz %x : tensor<4xf32>
-// CHECK-NEXT:     %20 = hlo.round_nearest_even %x : tensor<4xf32>
-// CHECK-NEXT:     %21 = hlo.not %p : tensor<4xi1>
-// CHECK-NEXT:     %22 = hlo.not %u : tensor<4xui32>
-// CHECK-NEXT:     %23 = hlo.popcnt %u : tensor<4xui32>
-// CHECK-NEXT:     %24 = hlo.clz %i : tensor<4xi32>
-// CHECK-NEXT:     %25 = hlo.reduce_precision %x exponent_bits = 8 mantissa_bits = 7 : tensor<4xf32>
-// CHECK-NEXT:     %26 = hlo.is_finite %x : tensor<4xf32> -> tensor<4xi1>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.abs %x : tensor<4xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.abs %i : tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.negate %i : tensor<4xi32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.sign %x : tensor<4xf32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.exponential %x : tensor<4xf32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.exponential_minus_one %x : tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.log %x : tensor<4xf32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.log_plus_one %x : tensor<4xf32>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.sqrt %x : tensor<4xf32>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.rsqrt %x : tensor<4xf32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.cbrt %x : tensor<4xf32>
+// CHECK-NEXT:     [[V11:%[0-9]+]] = hlo.tanh %x : tensor<4xf32>
+// CHECK-NEXT:     [[V12:%[0-9]+]] = hlo.logistic %x : tensor<4xf32>
+// CHECK-NEXT:     [[V13:%[0-9]+]] = hlo.sine %x : tensor<4xf32>
+// CHECK-NEXT:     [[V14:%[0-9]+]] = hlo.cosine %x : tensor<4xf32>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.tan %x : tensor<4xf32>
+// CHECK-NEXT:     [[V16:%[0-9]+]] = hlo.erf %x : tensor<4xf32>
+// CHECK-NEXT:     [[V17:%[0-9]+]] = hlo.floor %x : tensor<4xf32>
+// CHECK-NEXT:     [[V18:%[0-9]+]] = hlo.ceil %x : tensor<4xf32>
+// CHECK-NEXT:     [[V19:%[0-9]+]] = hlo.round_nearest_afz %x : tensor<4xf32>
+// CHECK-NEXT:     [[V20:%[0-9]+]] = hlo.round_nearest_even %x : tensor<4xf32>
+// CHECK-NEXT:     [[V21:%[0-9]+]] = hlo.not %p : tensor<4xi1>
+// CHECK-NEXT:     [[V22:%[0-9]+]] = hlo.not %u : tensor<4xui32>
+// CHECK-NEXT:     [[V23:%[0-9]+]] = hlo.popcnt %u : tensor<4xui32>
+// CHECK-NEXT:     [[V24:%[0-9]+]] = hlo.clz %i : tensor<4xi32>
+// CHECK-NEXT:     [[V25:%[0-9]+]] = hlo.reduce_precision %x exponent_bits = 8 mantissa_bits = 7 : tensor<4xf32>
+// CHECK-NEXT:     [[V26:%[0-9]+]] = hlo.is_finite %x : tensor<4xf32> -> tensor<4xi1>
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 
@@ -774,22 +774,22 @@ builtin.module {
   }
 
 // CHECK-LABEL: func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<i32>, %j: tensor<i32>, %u: tensor<ui32>, %p: tensor<4xi1>) {
-// CHECK-NEXT:     %0 = hlo.add %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.subtract %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.multiply %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %3 = hlo.divide %i, %j : tensor<i32>
-// CHECK-NEXT:     %4 = hlo.remainder %i, %j : tensor<i32>
-// CHECK-NEXT:     %5 = hlo.maximum %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %6 = hlo.minimum %i, %j : tensor<i32>
-// CHECK-NEXT:     %7 = hlo.power %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %8 = hlo.atan2 %x, %y : tensor<4xf32>
-// CHECK-NEXT:     %9 = hlo.and %u, %u : tensor<ui32>
-// CHECK-NEXT:     %10 = hlo.or %p, %p : tensor<4xi1>
-// CHECK-NEXT:     %11 = hlo.xor %i, %j : tensor<i32>
-// CHECK-NEXT:     %12 = hlo.shift_left %i, %j : tensor<i32>
-// CHECK-NEXT:     %13 = hlo.shift_right_arithmetic %i, %j : tensor<i32>
-// CHECK-NEXT:     %14 = hlo.shift_right_logical %u, %u : tensor<ui32>
-// CHECK-NEXT:     %15 = hlo.add %p, %p : tensor<4xi1>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.add %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.subtract %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.multiply %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.divide %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.remainder %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.maximum %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.minimum %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V7:%[0-9]+]] = hlo.power %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V8:%[0-9]+]] = hlo.atan2 %x, %y : tensor<4xf32>
+// CHECK-NEXT:     [[V9:%[0-9]+]] = hlo.and %u, %u : tensor<ui32>
+// CHECK-NEXT:     [[V10:%[0-9]+]] = hlo.or %p, %p : tensor<4xi1>
+// CHECK-NEXT:     [[V11:%[0-9]+]] = hlo.xor %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V12:%[0-9]+]] = hlo.shift_left %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V13:%[0-9]+]] = hlo.shift_right_arithmetic %i, %j : tensor<i32>
+// CHECK-NEXT:     [[V14:%[0-9]+]] = hlo.shift_right_logical %u, %u : tensor<ui32>
+// CHECK-NEXT:     [[V15:%[0-9]+]] = hlo.add %p, %p : tensor<4xi1>
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 
@@ -804,12 +804,12 @@ builtin.module {
   }
 
 // CHECK-LABEL: func.func @compare(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<i32>, %u: tensor<ui32>, %p: tensor<i1>) {
-// CHECK-NEXT:     %0 = hlo.compare LT, %x, %y : tensor<4xf32> -> tensor<4xi1>
-// CHECK-NEXT:     %1 = hlo.compare EQ, %x, %y type = TOTALORDER : tensor<4xf32> -> tensor<4xi1>
-// CHECK-NEXT:     %2 = hlo.compare GE, %x, %y type = FLOAT : tensor<4xf32> -> tensor<4xi1>
-// CHECK-NEXT:     %3 = hlo.compare GT, %i, %i type = SIGNED : tensor<i32> -> tensor<i1>
-// CHECK-NEXT:     %4 = hlo.compare LE, %u, %u type = UNSIGNED : tensor<ui32> -> tensor<i1>
-// CHECK-NEXT:     %5 = hlo.compare NE, %p, %p type = UNSIGNED : tensor<i1> -> tensor<i1>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.compare LT, %x, %y : tensor<4xf32> -> tensor<4xi1>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.compare EQ, %x, %y type = TOTALORDER : tensor<4xf32> -> tensor<4xi1>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.compare GE, %x, %y type = FLOAT : tensor<4xf32> -> tensor<4xi1>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.compare GT, %i, %i type = SIGNED : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.compare LE, %u, %u type = UNSIGNED : tensor<ui32> -> tensor<i1>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.compare NE, %p, %p type = UNSIGNED : tensor<i1> -> tensor<i1>
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 
@@ -822,10 +822,10 @@ builtin.module {
   }
 
 // CHECK-LABEL: func.func @select_clamp(%p: tensor<4xi1>, %s: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4xf32>, %lo: tensor<f32>) {
-// CHECK-NEXT:     %0 = hlo.select %p, %x, %y : tensor<4xi1>, tensor<4xf32>
-// CHECK-NEXT:     %1 = hlo.select %s, %x, %y : tensor<i1>, tensor<4xf32>
-// CHECK-NEXT:     %2 = hlo.clamp %lo, %x, %lo : tensor<f32>, tensor<4xf32>, tensor<f32>
-// CHECK-NEXT:     %3 = hlo.clamp %x, %x, %lo : tensor<4xf32>, tensor<4xf32>, tensor<f32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.select %p, %x, %y : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.select %s, %x, %y : tensor<i1>, tensor<4xf32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.clamp %lo, %x, %lo : tensor<f32>, tensor<4xf32>, tensor<f32>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.clamp %x, %x, %lo : tensor<4xf32>, tensor<4xf32>, tensor<f32>
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 
@@ -841,13 +841,13 @@ builtin.module {
   }
 
 // CHECK-LABEL: func.func @conversions(%x: tensor<4xf32>, %b: tensor<2x4xi8>, %p: tensor<4xi1>) {
-// CHECK-NEXT:     %0 = hlo.convert %x : tensor<4xf32> -> tensor<4xbf16>
-// CHECK-NEXT:     %1 = hlo.convert %x : tensor<4xf32> -> tensor<4xi32>
-// CHECK-NEXT:     %2 = hlo.convert %p : tensor<4xi1> -> tensor<4xui8>
-// CHECK-NEXT:     %3 = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4xi32>
-// CHECK-NEXT:     %4 = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4x2xbf16>
-// CHECK-NEXT:     %5 = hlo.bitcast_convert %b : tensor<2x4xi8> -> tensor<2xf32>
-// CHECK-NEXT:     %6 = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4x4xui8>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.convert %x : tensor<4xf32> -> tensor<4xbf16>
+// CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.convert %x : tensor<4xf32> -> tensor<4xi32>
+// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.convert %p : tensor<4xi1> -> tensor<4xui8>
+// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4xi32>
+// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4x2xbf16>
+// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.bitcast_convert %b : tensor<2x4xi8> -> tensor<2xf32>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.bitcast_convert %x : tensor<4xf32> -> tensor<4x4xui8>
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

@@ -14,12 +14,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
-from neuron_cc.analysis.replica_groups import device_counts
 from neuron_cc.analysis.replication import replicated_parameters
 from neuron_cc.dialects.hlo.types import is_float_type, is_pred_type
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.interpreter.control_inputs import control_parameters
 from neuron_cc.interpreter.runner import RunResult, entry_function, run_module
 from neuron_cc.interpreter.values import InterpretationError, Value, is_bf16, normalize, numpy_dtype
-from neuron_cc.testing.control_inputs import control_parameters
 
 Array = np.ndarray[Any, Any]
 

@@ -1,4 +1,4 @@
-"""Replica groups, collective group modes and participants (XLA's semantics, DESIGN §5).
+"""Replica groups, collective group modes and participants (XLA's semantics, docs/collective-semantics.md §5).
 
 The group mode is decided by (has channel_id, use_global_device_ids) and the op kind:
 
@@ -129,7 +129,7 @@ def effective_groups(groups: Sequence[Sequence[int]], id_space: int) -> list[lis
 def participants(
     groups: Sequence[Sequence[int]], mode: GroupMode, num_replicas: int, num_partitions: int
 ) -> list[list[Device]]:
-    """The device groups, as (replica, partition) pairs in rank order (DESIGN §5)."""
+    """The device groups, as (replica, partition) pairs in rank order (docs/collective-semantics.md §5)."""
     r_count, p_count = num_replicas, num_partitions
     result: list[list[Device]] = []
     if mode == GroupMode.CROSS_REPLICA:

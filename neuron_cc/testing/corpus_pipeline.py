@@ -1,0 +1,72 @@
+"""The default loop pipeline on a corpus case: what the README's corpus table reports.
+
+`pipeline_case(corpus, case)` imports `<corpus>/<case>/spmd.hlo`, runs it on 8 simulated devices
+on the case's `inputs.npz`, applies `neuron-default-pipeline`, verifies and runs it again, and
+returns the collectives inside loops before/after, the launches per collective kind
+before/after, the outputs and the oracle arrays. Used by tests/test_default_pipeline_corpus.py
+and tools/pipeline_table.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from neuron_cc.dialects.hlo.collectives import CollectiveOp
+from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
+from neuron_cc.testing.ir import inside_while
+from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
+from neuron_cc.translate.hlo_text.importer import import_hlo
+
+
+def corpus_cases(corpus: Path) -> list[str]:
+    """The cases of `corpus` with an spmd.hlo, sorted."""
+    return sorted(p.parent.name for p in corpus.glob("*/spmd.hlo"))
+
+
+def in_loop_collectives(module: ModuleOp) -> list[str]:
+    """Names of collectives nested in a while body (kind, e.g. 'hlo.all_reduce')."""
+    found: list[str] = []
+    for op in module.walk():
+        if isinstance(op, CollectiveOp | CollectivePermuteOp) and inside_while(op):
+            found.append(op.name)
+    return sorted(found)
+
+
+def _run(module: ModuleOp, corpus: Path, case: str) -> tuple[RunResult, dict[str, Any]]:
+    with np.load(corpus / case / "inputs.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    inputs = inputs_from_npz(entry_function(module), arrays, 8)
+    return run_module(module, inputs), arrays
+
+
+def pipeline_case(corpus: Path, case: str) -> dict[str, Any]:
+    """Run the default pipeline on a case; collect the figures the README table shows."""
+    module = import_hlo((corpus / case / "spmd.hlo").read_text())
+    before_loops = in_loop_collectives(module)
+    before, arrays = _run(module, corpus, case)
+    NeuronDefaultPipelinePass().apply(Context(), module)
+    module.verify()
+    after_loops = in_loop_collectives(module)
+    after, _ = _run(module, corpus, case)
+    launches = {
+        k: (
+            before.state.stats[k].launches,
+            after.state.stats.get(k, before.state.stats[k]).launches,
+        )
+        for k in before.state.stats
+    }
+    return {
+        "case": case,
+        "module": module,
+        "before_loops": before_loops,
+        "after_loops": after_loops,
+        "launches": launches,
+        "outputs": after.outputs,
+        "oracle": arrays,
+    }
