@@ -61,8 +61,8 @@ from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_report import evaluate, markdown, plot  # noqa: E402
-from bench_timing import (  # noqa: E402
+from bench_report import evaluate, markdown, plot
+from bench_timing import (
     ALPHA_US,
     BANDWIDTH_GBPS,
     BIN,
@@ -81,7 +81,7 @@ from bench_timing import (  # noqa: E402
     timed,
     walk_count,
 )
-from gen_model import count_instructions, generate_hlo  # noqa: E402
+from gen_model import count_instructions, generate_hlo
 
 # ----------------------------------------------------------------------------- per size
 
@@ -242,7 +242,7 @@ class SizeBench:
             self.steps[same] = Timing(note="not installed")
             self.steps[proxy] = Timing(note="not installed")
             return
-        from bench_parse_print import generate_arith  # noqa: PLC0415
+        from bench_parse_print import generate_arith
 
         model = self.workdir / "model_mlir_compatible.mlir"
         model.write_text((self.workdir / "model_generic.mlir").read_text().replace("<=", "~"))
@@ -407,7 +407,7 @@ def profile_step(size: int, step: str, text: str, ctx: Context, top: int) -> str
     stats.sort_stats("tottime").print_stats(top)
     body = out.getvalue()
     body = body[body.find("   ncalls") :] if "   ncalls" in body else body
-    total = sum(v[2] for v in stats.stats.values())  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType, reportUnknownArgumentType]
+    total = sum(v[2] for v in stats.stats.values())  # pyright: ignore[reportAttributeAccessIssue]
     return (
         f"### {step} at {size_label(size)} (cProfile, top {top} by own time; total {total:.2f} s)"
         f"\n\n{gc_note}.\n\n```\n{body.rstrip()}\n```\n"

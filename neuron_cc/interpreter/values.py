@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Attribute, Operation
 
-from neuron_cc.dialects.hlo.types import TokenType
+from neuron_cc.dialects.hlo.types import TokenType, value_bytes
 
 
 class Token:
@@ -124,8 +124,10 @@ def zeros(t: Attribute, devices: int) -> Value:
 
 
 def type_bytes(t: Attribute, stored: bool = False) -> int:
-    """Bytes of one device's value of type `t`: bf16 counted as 2 bytes per element, or, with
-    `stored`, as the interpreter stores it (float32)."""
+    """Bytes of one device's value of type `t` (`value_bytes`: bf16 counted as 2 bytes per
+    element), or, with `stored`, as the interpreter stores it (bf16 as float32)."""
+    if not stored:
+        return value_bytes(t)
     if isinstance(t, TupleType):
         return sum(type_bytes(e, stored) for e in t.types.data)
     if not isinstance(t, TensorType):
@@ -133,9 +135,7 @@ def type_bytes(t: Attribute, stored: bool = False) -> int:
     count = 1
     for d in t.get_shape():
         count *= max(d, 0)
-    element = t.element_type
-    width = 2 if is_bf16(element) and not stored else numpy_dtype(element).itemsize
-    return count * width
+    return count * numpy_dtype(t.element_type).itemsize
 
 
 def storage_bytes(t: Attribute) -> int:

@@ -142,7 +142,7 @@ from neuron_cc.dialects.hlo.p2p import (
     SendDoneOp,
     SendOp,
 )
-from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.hlo.types import tuple_elements, value_bytes
 from neuron_cc.dialects.replica_groups import device_counts, flattened_participants
 
 PASS = "convert-hlo-to-bir"
@@ -363,18 +363,6 @@ def _spec_permute(op: CollectivePermuteOp) -> Spec:
     return Spec(CollectiveKind.SendRecv, sendrecv=fields)
 
 
-def _element_bytes(t: TensorType[Attribute]) -> int:
-    width = getattr(t.element_type, "bitwidth", 8)
-    return max(1, -(-int(width) // 8))
-
-
-def _bytes(t: TensorType[Attribute]) -> int:
-    count = 1
-    for d in t.get_shape():
-        count *= d
-    return count * _element_bytes(t)
-
-
 def _tensor(value: SSAValue | Attribute) -> TensorType[Attribute]:
     t = value.type if isinstance(value, SSAValue) else value
     if not isinstance(t, TensorType):
@@ -395,7 +383,7 @@ class Builder:
         """0 when untiled, else the tile count."""
         if self.tile_bytes <= 0 or spec.kind == CollectiveKind.SendRecv:
             return 0
-        largest = max(_bytes(t) for t in [*ins, *outs])
+        largest = max(value_bytes(t) for t in [*ins, *outs])
         if largest <= self.tile_bytes:
             return 0
         rows: list[int] = []

@@ -182,3 +182,25 @@ def tuple_type(types: Sequence[Attribute]) -> TupleType:
     """A builtin tuple type. Always build tuples through this: xDSL 0.75's `TupleType(list)` keeps
     the list, and such a type compares unequal to the parsed (tuple-backed) one."""
     return TupleType(tuple(types))  # pyright: ignore[reportArgumentType]
+
+
+def element_bytes(element: Attribute) -> int:
+    """Bytes of one element on the wire: the bit width rounded up to bytes (pred: 1)."""
+    width = getattr(element, "bitwidth", None)
+    if width is None and isinstance(element, IntegerType):
+        width = element.width.data
+    return max(1, -(-int(width or 8) // 8))
+
+
+def value_bytes(t: Attribute) -> int:
+    """Bytes of one device's value of type `t`: a tensor's elements times `element_bytes`, a
+    tuple's elements summed, a token nothing. The one byte-size rule of the project (the BIR
+    tiling, the interpreter's statistics and the cost model all use it)."""
+    if isinstance(t, TupleType):
+        return sum(value_bytes(e) for e in t.types.data)
+    if not isinstance(t, TensorType):
+        return 0
+    count = 1
+    for d in t.get_shape():
+        count *= max(d, 0)
+    return count * element_bytes(t.element_type)
