@@ -40,6 +40,13 @@ from neuron_cc.testing import random_inputs
 from neuron_cc.testing.generate import general_programs, programs
 from neuron_cc.testing.generated_program import GeneratedProgram
 from neuron_cc.testing.ir import neuron_context, parse_module
+from neuron_cc.testing.pass_configs import (
+    BF16_REASSOCIATION,
+    F32_REASSOCIATION,
+    REASSOCIATING,
+    config_id,
+)
+from neuron_cc.testing.pass_configs import PASS_CONFIGS as ALL_PASS_CONFIGS
 from neuron_cc.transforms import get_all_passes
 from neuron_cc.transforms.convert_hlo_to_bir import ConvertHloToBirPass
 from neuron_cc.translate.hlo_text.exporter import export_hlo
@@ -47,43 +54,9 @@ from neuron_cc.translate.hlo_text.importer import import_hlo
 
 Array = np.ndarray[Any, Any]
 
-# (pass name, options) of every pass that applies to hlo modules. spmd-expand-reshard is left
-# out: the generator emits no reshard ops, on which it is the identity.
-PASS_CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("hlo-dce", {}),
-    ("decompose-cc-ops", {}),
-    ("decompose-cc-ops", {"all_computations": True}),
-    ("legalize-cpu-cc-ops", {}),
-    ("legalize-cpu-cc-ops", {"all_computations": True}),
-    ("legalize-ccops-for-tensorizer", {}),
-    ("neuron-while-loop-all-reduce-code-motion", {}),
-    (
-        "neuron-while-loop-all-reduce-code-motion",
-        {"enable_reduce_scatter": True, "run_setup_passes": True},
-    ),
-    ("neuron-move-reduce-scatter-while-loop", {}),
-    ("neuron-move-all-gather-while-loop", {}),
-    ("neuron-move-all-gather-while-loop", {"reference_replica_groups": "0,1,2,3;4,5,6,7"}),
-    ("neuron-duplicate-parameter-all-gather-remover", {}),
-    ("neuron-default-pipeline", {}),
-]
-# Passes whose sums and products are legitimately computed differently: the loop passes move an
-# all-reduce / reduce-scatter of a sum out of a loop (the sum is reassociated), and
-# legalize-ccops-for-tensorizer computes a mixed f32+s32 (or bf16+s32) all-reduce at f64 and
-# rounds once, where the original rounds after every device's step in an order HLO leaves open.
-REASSOCIATING = {
-    "neuron-while-loop-all-reduce-code-motion",
-    "neuron-move-reduce-scatter-while-loop",
-    "neuron-default-pipeline",
-    "legalize-ccops-for-tensorizer",
-}
-F32_TOLERANCE = 1e-4
-BF16_TOLERANCE = 2.0**-4
-
-
-def _config_id(config: tuple[str, dict[str, Any]]) -> str:
-    name, options = config
-    return name + "".join(f"[{k}={v}]" for k, v in sorted(options.items()))
+# Every hlo pass configuration (neuron_cc.testing.pass_configs) but spmd-expand-reshard: the
+# generator emits no reshard ops, on which it is the identity.
+PASS_CONFIGS = [c for c in ALL_PASS_CONFIGS if c[0] != "spmd-expand-reshard"]
 
 
 CONTEXT = neuron_context()
@@ -163,7 +136,7 @@ def tolerance(name: str, program: GeneratedProgram) -> float | None:
     at bf16 precision when the program computes anything in bf16."""
     if name not in REASSOCIATING:
         return None
-    return BF16_TOLERANCE if "bf16" in program.text else F32_TOLERANCE
+    return BF16_REASSOCIATION if "bf16" in program.text else F32_REASSOCIATION
 
 
 def assert_same_outputs(
@@ -231,7 +204,7 @@ def check_pass(
     config: tuple[str, dict[str, Any]], loaded: Loaded, program: GeneratedProgram
 ) -> None:
     name, options = config
-    what = _config_id(config)
+    what = config_id(config)
     module, original = loaded.module, loaded.text
     once, refusal = try_apply(make_pass(name, options), module)
     if once is None:

@@ -63,10 +63,9 @@ from neuron_cc.translate.hlo_text.importer import import_hlo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_report import evaluate, markdown, plot
 from bench_timing import (
-    ALPHA_US,
-    BANDWIDTH_GBPS,
     BIN,
     COLLECTIVES,
+    COST_MODEL,
     GC_CLOCK,
     PIPELINE,
     SKIPPED_PASSES,
@@ -353,7 +352,7 @@ def stats_json(result: RunResult) -> Json:
     total_us = 0.0
     for kind in sorted(result.state.stats):
         record = result.state.stats[kind]
-        est = record.launches * ALPHA_US + record.bytes_per_device / (BANDWIDTH_GBPS * 1e3)
+        est = COST_MODEL.record_us(record)
         total_us += est
         kinds[kind] = {
             "launches": record.launches,
@@ -376,8 +375,8 @@ def quality(text: str, ctx: Context) -> Json:
     return {
         "before": {**before, **static_before},
         "after": {**after, **static_after},
-        "alpha_us": ALPHA_US,
-        "bandwidth_gbps": BANDWIDTH_GBPS,
+        "alpha_us": COST_MODEL.alpha_us,
+        "bandwidth_gbps": COST_MODEL.bandwidth_gbps,
     }
 
 

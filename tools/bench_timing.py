@@ -24,13 +24,14 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
+from neuron_cc.interpreter.cost_model import DEFAULT
 from neuron_cc.transforms import get_all_passes
 
 BIN = Path(sys.executable).parent
 PIPELINE = "neuron-default-pipeline"
 SKIPPED_PASSES = {"legalize-cpu-cc-ops": "needs num_partitions == 1 (the model has 8 partitions)"}
-ALPHA_US = 10.0
-BANDWIDTH_GBPS = 100.0
+COST_MODEL = DEFAULT
+"""The alpha-beta model of neuron-run --stats (neuron_cc/interpreter/cost_model.py)."""
 COLLECTIVES = {
     "hlo.all_reduce",
     "hlo.all_gather",

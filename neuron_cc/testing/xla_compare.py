@@ -16,6 +16,7 @@ from xdsl.ir import Attribute
 
 from neuron_cc.dialects.hlo.types import element_type_name, tensor_type
 from neuron_cc.interpreter.runner import entry_function
+from neuron_cc.testing.pass_configs import BF16_REASSOCIATION, F32_REASSOCIATION
 from neuron_cc.testing.xla_cases import Array
 
 Tolerance = Literal["exact", "strict", "reassociated", "reassociated-bf16"]
@@ -27,8 +28,6 @@ moved sum is legitimately reassociated; "reassociated-bf16" - `BF16_REASSOCIATIO
 float output (the program computes in bf16: T bf16 roundings of a sum, then converted to f32)."""
 
 F32_RTOL = 1e-5
-F32_REASSOCIATION = 1e-4
-BF16_REASSOCIATION = 2.0**-4
 
 
 def output_types(module: ModuleOp) -> list[str]:

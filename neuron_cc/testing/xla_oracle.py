@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from xdsl.context import Context
@@ -66,6 +66,14 @@ from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.interpreter.values import InterpretationError
+from neuron_cc.testing.pass_configs import (
+    BF16_REASSOCIATION,
+    F32_REASSOCIATION,
+    PASS_CONFIGS,
+    REASSOCIATING,
+    PassConfig,
+    config_id,
+)
 from neuron_cc.testing.xla_cases import (
     Array,
     Status,
@@ -76,8 +84,6 @@ from neuron_cc.testing.xla_cases import (
     xla_case,
 )
 from neuron_cc.testing.xla_compare import (
-    BF16_REASSOCIATION,
-    F32_REASSOCIATION,
     F32_RTOL,
     Tolerance,
     difference,
@@ -226,49 +232,7 @@ def corpus_subject(spmd: Path) -> Subject:
     return Subject(spmd.parent.name, module, [np.asarray(a) for a in inputs])
 
 
-PassConfig = tuple[str, dict[str, Any]]
-
-PASS_CONFIGS: list[PassConfig] = [
-    ("hlo-dce", {}),
-    ("decompose-cc-ops", {}),
-    ("decompose-cc-ops", {"all_computations": True}),
-    ("legalize-cpu-cc-ops", {}),
-    ("legalize-cpu-cc-ops", {"all_computations": True}),
-    ("legalize-ccops-for-tensorizer", {}),
-    ("neuron-while-loop-all-reduce-code-motion", {}),
-    (
-        "neuron-while-loop-all-reduce-code-motion",
-        {"enable_reduce_scatter": True, "run_setup_passes": True},
-    ),
-    ("neuron-move-reduce-scatter-while-loop", {}),
-    ("neuron-move-all-gather-while-loop", {}),
-    ("neuron-move-all-gather-while-loop", {"reference_replica_groups": "0,1,2,3;4,5,6,7"}),
-    ("neuron-duplicate-parameter-all-gather-remover", {}),
-    ("spmd-expand-reshard", {}),
-    ("neuron-default-pipeline", {}),
-]
-"""Every hlo -> hlo pass of neuron-opt (with the option sets of tests/test_properties.py)."""
-
 NOT_HLO_PASSES = {"convert-hlo-to-bir": "its result is BIR, which has no HLO export"}
-
-REASSOCIATING = frozenset(
-    {
-        "neuron-while-loop-all-reduce-code-motion",
-        "neuron-move-reduce-scatter-while-loop",
-        "neuron-default-pipeline",
-        "legalize-ccops-for-tensorizer",
-    }
-)
-"""Passes whose sums are legitimately computed differently, compared with the "reassociated"
-tolerance (every other pass bit for bit): the loop passes move an all-reduce / reduce-scatter of
-a sum out of a loop (the sum is reassociated), and legalize-ccops-for-tensorizer computes a mixed
-f32+s32 sum at f64 and rounds once (XLA:CPU adds the devices' f32 values one by one; HLO leaves
-that order open, and one rounding is within the bound of any order's)."""
-
-
-def config_id(config: PassConfig) -> str:
-    name, options = config
-    return name + "".join(f"[{k}={v}]" for k, v in sorted(options.items()))
 
 
 FindingKind = Literal["interpreter", "pass", "xla", "export", "unresolved"]

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from xdsl.utils.exceptions import DiagnosticException
 
+from neuron_cc.interpreter.cost_model import DEFAULT, AlphaBeta
 from neuron_cc.interpreter.runner import (
     RunResult,
     entry_function,
@@ -80,8 +81,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     cli.add_argument("--stats", action="store_true", help="print collective statistics")
     cli.add_argument("--num-partitions", type=int)
     cli.add_argument("--num-replicas", type=int)
-    cli.add_argument("--alpha-us", type=float, default=10.0, help="latency per launch (us)")
-    cli.add_argument("--bandwidth-gbps", type=float, default=100.0, help="GB/s per device")
+    cli.add_argument(
+        "--alpha-us", type=float, default=DEFAULT.alpha_us, help="latency per launch (us)"
+    )
+    cli.add_argument(
+        "--bandwidth-gbps", type=float, default=DEFAULT.bandwidth_gbps, help="GB/s per device"
+    )
     cli.add_argument("--allow-elided-constants", action="store_true")
     cli.add_argument(
         "--max-while-iterations",
@@ -111,10 +116,11 @@ def stats_table(result: RunResult, alpha_us: float, bandwidth_gbps: float) -> st
         "| collective | launches | bytes/device | est. time (us) |",
         "|---|---:|---:|---:|",
     ]
+    model = AlphaBeta(alpha_us, bandwidth_gbps)
     total = 0.0
     for kind in sorted(result.state.stats):
         record = result.state.stats[kind]
-        time_us = record.launches * alpha_us + record.bytes_per_device / (bandwidth_gbps * 1e3)
+        time_us = model.record_us(record)
         total += time_us
         lines.append(
             f"| {kind} | {record.launches} | {record.bytes_per_device:.0f} | {time_us:.2f} |"
