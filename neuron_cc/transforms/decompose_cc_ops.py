@@ -19,7 +19,8 @@ for one element type; each clone gets a simple reducer of the same kind at its o
 element type; if the region is not such a simple reducer the collective is left unchanged
 (with a remark on stderr).
 
-Follows the reference compiler's DecomposeCCOps: it walks only the ENTRY computation's
+The rewrite is the `DecomposeTupleCollective` pattern, run by xDSL's `PatternRewriteWalker` in
+one walk. Follows the reference compiler's DecomposeCCOps: it walks only the ENTRY computation's
 instructions (`all-computations=true` also processes nested regions and every function), and
 names clone i `<i>-clone` and the tuple `cc-tuple<k>` (k counts the collectives replaced in
 this run). Difference: MLIR/HLO names cannot start with a digit, so clones are named
@@ -29,15 +30,17 @@ this run). Difference: MLIR/HLO names cannot start with a digit, so clones are n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
 
-from neuron_cc.analysis.collective_candidates import collect
+from neuron_cc.analysis.entry import find_entry
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.dialects.hlo.builders import build_reduction_region
@@ -81,15 +84,43 @@ def clone_for_operand(op: Operation, result: TupleType, index: int) -> Operation
     )
 
 
-def decompose(op: Operation, result: TupleType, k: int) -> None:
-    """Replace tuple-shaped collective `op` by per-operand clones and an `hlo.tuple`."""
-    clones = [clone_for_operand(op, result, i) for i in range(len(op.operands))]
-    for i, clone in enumerate(clones):
-        clone.results[0].name_hint = f"_{i}-clone"
-    tup = TupleOp(clones)
-    tup.result.name_hint = f"cc-tuple{k}"
-    Rewriter.insert_op([*clones, tup], InsertPoint.before(op))
-    Rewriter.replace_op(op, [], [tup.result])
+@dataclass
+class DecomposeTupleCollective(RewritePattern):
+    """Rewrites one tuple-shaped collective into per-operand clones and an `hlo.tuple`.
+
+    `entry`: only that function's top-level ops match (the reference's ENTRY-only walk), or
+    every op with `None`. `count` numbers the tuples (`cc-tuple<k>`) in the order the walker
+    visits the collectives (program order)."""
+
+    entry: FuncOp | None
+    remarks: Remarks
+    count: int = 0
+    refused: set[Operation] = field(default_factory=set[Operation])
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, CANDIDATES):
+            return
+        if self.entry is not None and op.parent_op() is not self.entry:
+            return
+        result = op.results[0].type
+        if not isinstance(result, TupleType):
+            return
+        if not _regions_retypable(op):
+            if op not in self.refused:
+                self.refused.add(op)
+                self.remarks.remark(
+                    op,
+                    "not decomposed: its operands have different element types and its "
+                    "reduction region is not a simple elementwise reducer",
+                )
+            return
+        clones = [clone_for_operand(op, result, i) for i in range(len(op.operands))]
+        for i, clone in enumerate(clones):
+            clone.results[0].name_hint = f"_{i}-clone"
+        tup = TupleOp(clones)
+        tup.result.name_hint = f"cc-tuple{self.count}"
+        self.count += 1
+        rewriter.replace(op, [*clones, tup], [tup.result])
 
 
 @dataclass(frozen=True)
@@ -101,19 +132,11 @@ class DecomposeCcOpsPass(ModulePass):
     all_computations: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        candidates = collect(op, CANDIDATES, entry_only=not self.all_computations)
-        remarks = Remarks(self.name, enabled=True)
-        k = 0
-        for collective in candidates:
-            result = collective.results[0].type
-            if not isinstance(result, TupleType):
-                continue
-            if not _regions_retypable(collective):
-                remarks.remark(
-                    collective,
-                    "not decomposed: its operands have different element types and its "
-                    "reduction region is not a simple elementwise reducer",
-                )
-                continue
-            decompose(collective, result, k)
-            k += 1
+        entry = find_entry(op)
+        if entry is None:
+            raise PassFailedException("module has no entry computation")
+        pattern = DecomposeTupleCollective(
+            None if self.all_computations else entry, Remarks(self.name, enabled=True)
+        )
+        root = op.body if self.all_computations else entry.body
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_region(root)

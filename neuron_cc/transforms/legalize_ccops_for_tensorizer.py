@@ -85,9 +85,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
 
-from neuron_cc.analysis.collective_candidates import collect
+from neuron_cc.analysis.entry import find_entry
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.update_slices import exact_conversion
 from neuron_cc.dialects.hlo.builders import build_reduction_region
@@ -213,8 +214,10 @@ def _regions(op: Operation, wide: Attribute) -> list[Region] | None:
     return [build_reduction_region(kind, wide)]
 
 
-def _rebuild(op: Operation, result: TupleType, wide: Attribute, regions: list[Region]) -> TupleOp:
-    """Insert converts, the collective at `wide`, converts back and the tuple before `op`."""
+def _rebuild(
+    op: Operation, result: TupleType, wide: Attribute, regions: list[Region]
+) -> list[Operation]:
+    """Converts, the collective at `wide`, converts back and the tuple (last) replacing `op`."""
     before: list[Operation] = []
     operands: list[SSAValue] = []
     elements = [_element(v.type) for v in op.operands]
@@ -244,27 +247,45 @@ def _rebuild(op: Operation, result: TupleType, wide: Attribute, regions: list[Re
             after.append(down)
             part = down.results[0]
         parts.append(part)
-    tup = TupleOp(parts)
-    Rewriter.insert_op([*before, rebuilt, *after, tup], InsertPoint.before(op))
-    return tup
+    return [*before, rebuilt, *after, TupleOp(parts)]
 
 
-def legalize(op: Operation, result: TupleType, lossy: bool = False) -> bool:
-    """Rewrite one mixed-type collective; False (with a remark) when it cannot."""
+def legalized(op: Operation, result: TupleType, lossy: bool = False) -> list[Operation] | None:
+    """The ops replacing one mixed-type collective (the tuple last); None, with a remark, when
+    it cannot be rewritten."""
     elements = [_element(v.type) for v in op.operands]
     wide = promoted_type(elements, lossy)
     if wide is None:
         _remark(op, f"no supported type represents {_names(elements)} exactly")
-        return False
+        return None
     regions = _regions(op, wide)
     if regions is None:
-        return False
+        return None
     if lossy:
         _precision_warning(op, elements, wide)
-    tup = _rebuild(op, result, wide, regions)
-    Rewriter.replace_op(op, [], [tup.result])
-    tup.result.name_hint = None  # replace_op would carry the old name over
-    return True
+    return _rebuild(op, result, wide, regions)
+
+
+@dataclass
+class LegalizeMixedCollective(RewritePattern):
+    """Rewrites one variadic collective whose operands have different element types."""
+
+    lossy: bool = False
+    changed: bool = False
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, CANDIDATES):
+            return
+        result = _mixed(op)
+        if result is None:
+            return
+        new_ops = legalized(op, result, self.lossy)
+        if new_ops is None:
+            return
+        # The rewritten ops stay unnamed: without its name the replaced op passes none on.
+        op.results[0].name_hint = None
+        rewriter.replace(op, new_ops, [new_ops[-1].results[0]])
+        self.changed = True
 
 
 def _mixed(op: Operation) -> TupleType | None:
@@ -286,11 +307,9 @@ class LegalizeCcopsForTensorizerPass(ModulePass):
     """The reference's lossy "widest bit width wins" rule instead of the exact one."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        candidates = collect(op, CANDIDATES, entry_only=False)
-        changed = False
-        for collective in candidates:
-            result = _mixed(collective)
-            if result is not None and legalize(collective, result, self.lossy_widest_bitwidth):
-                changed = True
-        if changed:
+        if find_entry(op) is None:
+            raise PassFailedException("module has no entry computation")
+        pattern = LegalizeMixedCollective(self.lossy_widest_bitwidth)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        if pattern.changed:
             print(f"warning: {WARNING}", file=sys.stderr)

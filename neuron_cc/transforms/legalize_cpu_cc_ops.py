@@ -8,7 +8,9 @@ also processes nested regions and every function):
 | all_gather, all_reduce, reduce_scatter | clear `use_global_device_ids`; erase `channel_id` |
 | all_to_all, collective_broadcast, collective_permute | erase `channel_id` |
 
-"Erase" means absent, not re-assigned; nothing changes when nothing needed clearing.
+"Erase" means absent, not re-assigned; nothing changes when nothing needed clearing. The
+module-wide legality checks run first; then the `ClearChannelIds` pattern does the edits, run by
+xDSL's `PatternRewriteWalker`.
 
 Follows the reference compiler's CPU collective legaliser. Difference (docs/decisions.md §6.4): the edits
 turn cross_replica_and_partition / flattened_id / cross_partition groups into cross_replica
@@ -32,10 +34,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.collective_candidates import collect
+from neuron_cc.analysis.entry import find_entry
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
     AllReduceOp,
@@ -56,6 +62,25 @@ CANDIDATES = (
 )
 _CLEARED = ("use_global_device_ids", "channel_id")
 _CROSS_PARTITION = (AllToAllOp, CollectiveBroadcastOp, CollectivePermuteOp)
+
+
+@dataclass
+class ClearChannelIds(RewritePattern):
+    """Erases `use_global_device_ids` and `channel_id` of one collective, in place. `entry`:
+    only that function's top-level ops match (the ENTRY-only walk), or every op with `None`."""
+
+    entry: FuncOp | None
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, CANDIDATES):
+            return
+        if self.entry is not None and op.parent_op() is not self.entry:
+            return
+        if not any(name in op.properties for name in _CLEARED):
+            return
+        for name in _CLEARED:
+            op.properties.pop(name, None)
+        rewriter.notify_op_modified(op)
 
 
 @dataclass(frozen=True)
@@ -85,6 +110,6 @@ class LegalizeCpuCcOpsPass(ModulePass):
                     f"partition groups into replica groups; this needs num_replicas == 1 "
                     f"(got {replicas})"
                 )
-        for collective in candidates:
-            for name in _CLEARED:
-                collective.properties.pop(name, None)
+        entry = None if self.all_computations else find_entry(op)
+        root = op.body if entry is None else entry.body
+        PatternRewriteWalker(ClearChannelIds(entry), apply_recursively=False).rewrite_region(root)

@@ -1,7 +1,8 @@
 """The setup rewrites of neuron-while-loop-all-reduce-code-motion (`run-setup-passes=true`).
 
-Not a pass of its own: they run on a loop body before the legality checks so that more
-accumulations have the canonical `add(C(x), buffer)` shape:
+Not a pass of its own: two `RewritePattern`s that `run_setup` applies, in one walk, to the ops
+directly in a loop body before the legality checks, so that more accumulations have the
+canonical `add(C(x), buffer)` shape:
 
 - `convert(AR(x))` -> `AR(convert(x))` for an all_reduce whose only use is the convert (the
   reduction region is rebuilt at the converted element type), like XLA's
@@ -19,9 +20,16 @@ doubles the bytes it moves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Block, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
 
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
@@ -37,7 +45,7 @@ def _only_user(op: Operation) -> Operation | None:
     return uses[0].operation if len(uses) == 1 else None
 
 
-def _sink_convert(op: AllReduceOp) -> bool:
+def _sink_convert(op: AllReduceOp, rewriter: PatternRewriter) -> bool:
     convert = _only_user(op)
     if not isinstance(convert, ConvertOp) or len(op.operands) != 1:
         return False
@@ -65,11 +73,11 @@ def _sink_convert(op: AllReduceOp) -> bool:
         attributes=dict(op.attributes),
         regions=[build_reduction_region(kind, element)],
     )
-    Rewriter.insert_op([wide_in, moved], InsertPoint.before(op))
-    convert.result.replace_all_uses_with(moved.results[0])
+    rewriter.insert([wide_in, moved], InsertPoint.before(op))
+    rewriter.replace_all_uses_with(convert.result, moved.results[0])
     moved.results[0].name_hint = op.results[0].name_hint
-    Rewriter.erase_op(convert)
-    Rewriter.erase_op(op)
+    rewriter.erase(convert)
+    rewriter.erase(op)
     return True
 
 
@@ -83,7 +91,7 @@ def _transpose_through_converts(op: ReduceScatterOp) -> tuple[list[ConvertOp], T
     return (converts, user) if isinstance(user, TransposeOp) else None
 
 
-def _sink_transpose(op: ReduceScatterOp) -> bool:
+def _sink_transpose(op: ReduceScatterOp, rewriter: PatternRewriter) -> bool:
     found = _transpose_through_converts(op)
     if found is None or len(op.operands) != 1:
         return False
@@ -108,26 +116,54 @@ def _sink_transpose(op: ReduceScatterOp) -> bool:
         attributes=dict(op.attributes),
         regions=[op.to_apply.clone()],
     )
-    Rewriter.insert_op([moved_in, moved], InsertPoint.before(op))
+    rewriter.insert([moved_in, moved], InsertPoint.before(op))
     value = moved.results[0]
     for convert in converts:
         element_out = convert.result.type.element_type
         new = ConvertOp.create(operands=[value], result_types=[TensorType(element_out, out_shape)])
-        Rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         value = new.results[0]
-    transpose.result.replace_all_uses_with(value)
+    rewriter.replace_all_uses_with(transpose.result, value)
     moved.results[0].name_hint = op.results[0].name_hint
-    Rewriter.erase_op(transpose)
+    rewriter.erase(transpose)
     for convert in reversed(converts):
-        Rewriter.erase_op(convert)
-    Rewriter.erase_op(op)
+        rewriter.erase(convert)
+    rewriter.erase(op)
     return True
 
 
+@dataclass
+class SinkConvertIntoAllReduce(RewritePattern):
+    """`convert(AR(x))` -> `AR(convert(x))` for an all_reduce directly in `body`."""
+
+    body: Block
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, AllReduceOp) and op.parent is self.body:
+            _sink_convert(op, rewriter)
+
+
+@dataclass
+class SinkTransposeIntoReduceScatter(RewritePattern):
+    """`transpose(convert*(RS(x)))` -> `convert*(RS(transpose(x)))` directly in `body`."""
+
+    body: Block
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ReduceScatterOp) and op.parent is self.body:
+            _sink_transpose(op, rewriter)
+
+
 def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
-    """Apply the setup rewrites to every collective directly in `body` (one walk)."""
+    """Apply the setup patterns to every op directly in `body`, once each, in program order.
+
+    Not a `PatternRewriteWalker`: the walker would also visit the nested loops, which the
+    motion has already processed (innermost first), making the pass quadratic in the nesting
+    depth; the ops a rewrite erases (later users) are skipped."""
+    patterns: list[RewritePattern] = [SinkConvertIntoAllReduce(body)]
+    if enable_reduce_scatter:
+        patterns.append(SinkTransposeIntoReduceScatter(body))
+    applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)  # dead users matter
     for op in list(body.ops):
-        if isinstance(op, AllReduceOp):
-            _sink_convert(op)
-        elif enable_reduce_scatter and isinstance(op, ReduceScatterOp):
-            _sink_transpose(op)
+        if op.parent is body:
+            applier.match_and_rewrite(op, PatternRewriter(op))
