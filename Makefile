@@ -41,8 +41,15 @@ lit: venv
 # Two workers (CI has 2 cores), one test file per worker at a time so that a file's module
 # fixtures (XLA worker batches, the hostile corpus's pre-imported process) run once.
 PYTEST_WORKERS ?= 2
+# Test order is shuffled (pytest-randomly: files, then tests within a file) so that no test can
+# lean on another's side effects; `make pytest PYTEST_SEED=N` repeats the order of a run.
+ifeq ($(origin PYTEST_SEED),undefined)
+PYTEST_SEED := $(shell $(PYTHON) -c 'import random; print(random.randrange(10**6))')
+endif
 pytest: venv
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q -n $(PYTEST_WORKERS) --dist loadfile tests
+	@echo "pytest order seed: $(PYTEST_SEED) (make pytest PYTEST_SEED=$(PYTEST_SEED) repeats it)"
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q -n $(PYTEST_WORKERS) --dist loadfile \
+		-p randomly --randomly-seed=$(PYTEST_SEED) tests
 
 test: lint lit pytest
 

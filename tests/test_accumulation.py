@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
@@ -14,49 +16,40 @@ from neuron_cc.dialects.replica_groups import (
     parse_reference_groups,
 )
 from neuron_cc.testing.ir import parse_module
+from neuron_cc.testing.loop_text import WhileLoop, counted, module_text, tuple_type
 
-T = "tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<8x4xf32>>"
-LOOP = """
-builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
-  func.func @main(%init: TUPLE, %x: tensor<4xf32>) -> TUPLE attributes {hlo.entry} {
-    %w = hlo.while(%init) : TUPLE condition {
-    ^bb0(%c: TUPLE):
-      %i = hlo.get_tuple_element %c[0] : TUPLE
-      %n = hlo.constant dense<4> : tensor<i32>
-      %p = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
-      hlo.return %p : tensor<i1>
-    } body {
-    ^bb0(%b: TUPLE):
-      %i = hlo.get_tuple_element %b[0] : TUPLE
-      %acc = hlo.get_tuple_element %b[1] : TUPLE
-      %other = hlo.get_tuple_element %b[2] : TUPLE
-      %big = hlo.get_tuple_element %b[3] : TUPLE
-      %ar = hlo.all_reduce(%other) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 5 use_global_device_ids {
-      ^bb0(%l: tensor<f32>, %r: tensor<f32>):
-        %s = hlo.add %l, %r : tensor<f32>
-        hlo.return %s : tensor<f32>
-      } : (tensor<4xf32>) -> tensor<4xf32>
-      BODY
-      hlo.return %next : TUPLE
-    }
-    func.return %w : TUPLE
-  }
-}
-""".replace("TUPLE", T)
+SLOTS = ["tensor<i32>", "tensor<4xf32>", "tensor<4xf32>", "tensor<8x4xf32>"]
+T = tuple_type(SLOTS)
+NAMES = ("%i", "%acc", "%other", "%big")
+NEXT = ("%i", "%acc2", "%other", "%big")
+"""The usual next state: slot 1 takes the accumulation `%acc2`."""
+ALL_REDUCE = """
+%ar = hlo.all_reduce(%other) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 5 use_global_device_ids {
+^bb0(%l: tensor<f32>, %r: tensor<f32>):
+  %s = hlo.add %l, %r : tensor<f32>
+  hlo.return %s : tensor<f32>
+} : (tensor<4xf32>) -> tensor<4xf32>
+"""
 
 
-def _loop(body: str) -> tuple[ModuleOp, WhileOp, AllReduceOp]:
-    module = parse_module(LOOP.replace("BODY", body))
-    loop = next(op for op in module.walk() if isinstance(op, WhileOp))
+def _loop(body: str, yields: Sequence[str] = NEXT) -> tuple[ModuleOp, WhileOp, AllReduceOp]:
+    """A 4-trip loop over `NAMES` whose body all-reduces `%other` into `%ar`, then runs `body`
+    and yields `yields`."""
+    loop = WhileLoop(
+        SLOTS, ALL_REDUCE + body, yields, condition=counted(4, counter="%i"), names=NAMES
+    )
+    function = f"""func.func @main(%init: {T}, %x: tensor<4xf32>) -> {T} attributes {{hlo.entry}} {{
+{loop.text("%init", indent=2)}
+  func.return %w : {T}
+}}"""
+    module = parse_module(module_text(function, partitions=8, spmd=True))
+    while_op = next(op for op in module.walk() if isinstance(op, WhileOp))
     ar = next(op for op in module.walk() if isinstance(op, AllReduceOp))
-    return module, loop, ar
+    return module, while_op, ar
 
 
 def test_direct_accumulation_is_traced() -> None:
-    _, loop, ar = _loop(
-        f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
-    )
+    _, loop, ar = _loop("%acc2 = hlo.add %acc, %ar : tensor<4xf32>")
     (acc,) = trace_accumulations(ar, loop.body.blocks[0])
     assert acc.slot == 1
     assert acc.add.results[0].name_hint == "acc2"
@@ -66,11 +59,10 @@ def test_direct_accumulation_is_traced() -> None:
 
 def test_select_against_zero_and_slice_are_forwarded() -> None:
     _, loop, ar = _loop(
-        f"""%t = hlo.constant dense<true> : tensor<4xi1>
-      %z = hlo.constant dense<0.000000e+00> : tensor<4xf32>
-      %sel = hlo.select %t, %ar, %z : tensor<4xi1>, tensor<4xf32>
-      %acc2 = hlo.add %sel, %acc : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
+        """%t = hlo.constant dense<true> : tensor<4xi1>
+%z = hlo.constant dense<0.000000e+00> : tensor<4xf32>
+%sel = hlo.select %t, %ar, %z : tensor<4xi1>, tensor<4xf32>
+%acc2 = hlo.add %sel, %acc : tensor<4xf32>"""
     )
     (acc,) = trace_accumulations(ar, loop.body.blocks[0])
     assert acc.slot == 1
@@ -81,37 +73,39 @@ def test_select_against_zero_and_slice_are_forwarded() -> None:
     ("body", "reason"),
     [
         (
-            f"""%m = hlo.multiply %ar, %ar : tensor<4xf32>
-      %acc2 = hlo.add %acc, %m : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            (
+                """%m = hlo.multiply %ar, %ar : tensor<4xf32>
+%acc2 = hlo.add %acc, %m : tensor<4xf32>""",
+                NEXT,
+            ),
             "the collective's result is multiplied by a value that is not a scalar",
         ),
         (
-            f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
-      %next = hlo.tuple %i, %acc, %acc2, %big : {T}""",
+            ("%acc2 = hlo.add %acc, %ar : tensor<4xf32>", ("%i", "%acc", "%acc2", "%big")),
             "the accumulation result is not returned at tuple index 1",
         ),
         (
-            f"""%acc2 = hlo.add %x, %ar : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            ("%acc2 = hlo.add %x, %ar : tensor<4xf32>", NEXT),
             "the add's other operand is not a loop-carried accumulation buffer",
         ),
         (
-            f"""%acc2 = hlo.add %ar, %ar : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            ("%acc2 = hlo.add %ar, %ar : tensor<4xf32>", NEXT),
             "added to itself",
         ),
         (
-            f"""%c = hlo.convert %ar : tensor<4xf32> -> tensor<4xi32>
-      %d = hlo.convert %c : tensor<4xi32> -> tensor<4xf32>
-      %acc2 = hlo.add %acc, %d : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}""",
+            (
+                """%c = hlo.convert %ar : tensor<4xf32> -> tensor<4xi32>
+%d = hlo.convert %c : tensor<4xi32> -> tensor<4xf32>
+%acc2 = hlo.add %acc, %d : tensor<4xf32>""",
+                NEXT,
+            ),
             "a convert involving non-float types does not commute with the sum",
         ),
     ],
 )
-def test_not_movable_reasons(body: str, reason: str) -> None:
-    _, loop, ar = _loop(body)
+def test_not_movable_reasons(body: tuple[str, Sequence[str]], reason: str) -> None:
+    """`body` is the body lines after the all-reduce and the yields."""
+    _, loop, ar = _loop(*body)
     with pytest.raises(NotMovable, match=reason):
         trace_accumulations(ar, loop.body.blocks[0])
 
@@ -132,9 +126,6 @@ def test_reference_groups_parse_and_match() -> None:
 
 
 def test_next_channel_id() -> None:
-    module, _, _ = _loop(
-        f"""%acc2 = hlo.add %acc, %ar : tensor<4xf32>
-      %next = hlo.tuple %i, %acc2, %other, %big : {T}"""
-    )
+    module, _, _ = _loop("%acc2 = hlo.add %acc, %ar : tensor<4xf32>")
     assert next_channel_id(module.walk()) == 6
     assert next_channel_id([]) == 1

@@ -14,40 +14,37 @@ from neuron_cc.interpreter.runner import entry_function
 from neuron_cc.interpreter.values import InterpretationError
 from neuron_cc.testing import assert_equivalent, random_inputs
 from neuron_cc.testing.ir import parse_module
+from neuron_cc.testing.loop_text import WhileLoop, tuple_type
 
-S = "tuple<tensor<i32>, tensor<i32>, tensor<4xf32>, tensor<4xf32>>"
+SLOTS = ["tensor<i32>", "tensor<i32>", "tensor<4xf32>", "tensor<4xf32>"]
+S = tuple_type(SLOTS)
 MODULE = "builtin.module attributes {hlo.num_partitions = 4 : i64} {\n%s\n}"
 
 # `fori_loop(0, n, ...)`: %n reaches the condition only through the while init (slot 1); %x
 # and %y are data (slots 2 and 3, and the add after the loop); %flag is a conditional's
 # predicate. An all-reduce in the body makes the devices talk.
+_TRACED = WhileLoop(
+    SLOTS,
+    """
+    %sum = hlo.all_reduce(%w) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = hlo.add %a, %b : tensor<f32>
+      hlo.return %c : tensor<f32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    %acc2 = hlo.add %acc, %sum : tensor<4xf32>
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i2 = hlo.add %i, %one : tensor<i32>
+    """,
+    ["%i2", "%bound", "%acc2", "%w"],
+    condition="%p = hlo.compare LT, %i, %bound : tensor<i32> -> tensor<i1>",
+    names=["%i", "%bound", "%acc", "%w"],
+    arguments=("%s", "%s"),
+)
 TRACED_LOOP = f"""
 func.func @main(%n: tensor<i32>, %x: tensor<4xf32>, %flag: tensor<i1>, %y: tensor<4xf32>) -> tensor<4xf32> attributes {{hlo.entry}} {{
   %i0 = hlo.constant dense<0> : tensor<i32>
   %init = hlo.tuple %i0, %n, %x, %y : {S}
-  %loop = hlo.while(%init) : {S} condition {{
-  ^bb0(%s: {S}):
-    %i = hlo.get_tuple_element %s[0] : {S}
-    %bound = hlo.get_tuple_element %s[1] : {S}
-    %p = hlo.compare LT, %i, %bound : tensor<i32> -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  }} body {{
-  ^bb0(%s: {S}):
-    %i = hlo.get_tuple_element %s[0] : {S}
-    %bound = hlo.get_tuple_element %s[1] : {S}
-    %acc = hlo.get_tuple_element %s[2] : {S}
-    %w = hlo.get_tuple_element %s[3] : {S}
-    %sum = hlo.all_reduce(%w) replica_groups = [[0, 1, 2, 3]] channel_id = 1 use_global_device_ids {{
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %c = hlo.add %a, %b : tensor<f32>
-      hlo.return %c : tensor<f32>
-    }} : (tensor<4xf32>) -> tensor<4xf32>
-    %acc2 = hlo.add %acc, %sum : tensor<4xf32>
-    %one = hlo.constant dense<1> : tensor<i32>
-    %i2 = hlo.add %i, %one : tensor<i32>
-    %next = hlo.tuple %i2, %bound, %acc2, %w : {S}
-    hlo.return %next : {S}
-  }}
+{_TRACED.text("%init", result="%loop", indent=2)}
   %total = hlo.get_tuple_element %loop[2] : {S}
   %r = hlo.conditional(%flag) (%total, %total) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {{
   ^bb0(%t: tensor<4xf32>):
@@ -64,6 +61,18 @@ func.func @main(%n: tensor<i32>, %x: tensor<4xf32>, %flag: tensor<i1>, %y: tenso
 
 # The loop state is built by a call (`@state` returns the tuple (0, %m, %x, %x)) and the
 # condition asks another call (`@below`) whether slot 0 < slot 1: %m decides, %x does not.
+_THROUGH_CALLS = WhileLoop(
+    SLOTS,
+    """
+    %acc2 = hlo.add %acc, %w : tensor<4xf32>
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i2 = hlo.add %i, %one : tensor<i32>
+    """,
+    ["%i2", "%bound", "%acc2", "%w"],
+    condition="%p = hlo.call @below(%i, %bound) : (tensor<i32>, tensor<i32>) -> tensor<i1>",
+    names=["%i", "%bound", "%acc", "%w"],
+    arguments=("%s", "%s"),
+)
 THROUGH_CALLS = f"""
 func.func @state(%k: tensor<i32>, %v: tensor<4xf32>) -> {S} {{
   %i0 = hlo.constant dense<0> : tensor<i32>
@@ -76,24 +85,7 @@ func.func @below(%a: tensor<i32>, %b: tensor<i32>) -> tensor<i1> {{
 }}
 func.func @main(%x: tensor<4xf32>, %m: tensor<i32>) -> {S} attributes {{hlo.entry}} {{
   %init = hlo.call @state(%m, %x) : (tensor<i32>, tensor<4xf32>) -> {S}
-  %loop = hlo.while(%init) : {S} condition {{
-  ^bb0(%s: {S}):
-    %i = hlo.get_tuple_element %s[0] : {S}
-    %bound = hlo.get_tuple_element %s[1] : {S}
-    %p = hlo.call @below(%i, %bound) : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  }} body {{
-  ^bb0(%s: {S}):
-    %i = hlo.get_tuple_element %s[0] : {S}
-    %bound = hlo.get_tuple_element %s[1] : {S}
-    %acc = hlo.get_tuple_element %s[2] : {S}
-    %w = hlo.get_tuple_element %s[3] : {S}
-    %acc2 = hlo.add %acc, %w : tensor<4xf32>
-    %one = hlo.constant dense<1> : tensor<i32>
-    %i2 = hlo.add %i, %one : tensor<i32>
-    %next = hlo.tuple %i2, %bound, %acc2, %w : {S}
-    hlo.return %next : {S}
-  }}
+{_THROUGH_CALLS.text("%init", result="%loop", indent=2)}
   func.return %loop : {S}
 }}
 """
@@ -118,7 +110,20 @@ func.func @main(%z: tensor<4xf32>, %k: tensor<i64>) -> tensor<4xf32> attributes 
 
 # The loop's trip count comes from a conditional's result (through its branch operands and
 # branch results): %lo and %hi decide through the branches, %p as the predicate; %x is data.
-T = "tuple<tensor<i32>, tensor<i32>, tensor<4xf32>>"
+_BOUND_FROM_BRANCH = WhileLoop(
+    ["tensor<i32>", "tensor<i32>", "tensor<4xf32>"],
+    """
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i2 = hlo.add %i, %one : tensor<i32>
+    %v2 = hlo.multiply %v, %v : tensor<4xf32>
+    """,
+    ["%i2", "%bound", "%v2"],
+    condition="%lt = hlo.compare LT, %i, %bound : tensor<i32> -> tensor<i1>",
+    names=["%i", "%bound", "%v"],
+    arguments=("%s", "%s"),
+    predicate="%lt",
+)
+T = _BOUND_FROM_BRANCH.type
 BOUND_FROM_BRANCH = f"""
 func.func @main(%p: tensor<i1>, %lo: tensor<i32>, %hi: tensor<i32>, %x: tensor<4xf32>) -> {T} attributes {{hlo.entry}} {{
   %n = hlo.conditional(%p) (%lo, %hi) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32> {{
@@ -131,23 +136,7 @@ func.func @main(%p: tensor<i1>, %lo: tensor<i32>, %hi: tensor<i32>, %x: tensor<4
   }}
   %i0 = hlo.constant dense<0> : tensor<i32>
   %init = hlo.tuple %i0, %n, %x : {T}
-  %loop = hlo.while(%init) : {T} condition {{
-  ^bb0(%s: {T}):
-    %i = hlo.get_tuple_element %s[0] : {T}
-    %bound = hlo.get_tuple_element %s[1] : {T}
-    %lt = hlo.compare LT, %i, %bound : tensor<i32> -> tensor<i1>
-    hlo.return %lt : tensor<i1>
-  }} body {{
-  ^bb0(%s: {T}):
-    %i = hlo.get_tuple_element %s[0] : {T}
-    %bound = hlo.get_tuple_element %s[1] : {T}
-    %v = hlo.get_tuple_element %s[2] : {T}
-    %one = hlo.constant dense<1> : tensor<i32>
-    %i2 = hlo.add %i, %one : tensor<i32>
-    %v2 = hlo.multiply %v, %v : tensor<4xf32>
-    %next = hlo.tuple %i2, %bound, %v2 : {T}
-    hlo.return %next : {T}
-  }}
+{_BOUND_FROM_BRANCH.text("%init", result="%loop", indent=2)}
   func.return %loop : {T}
 }}
 """
@@ -155,63 +144,64 @@ func.func @main(%p: tensor<i1>, %lo: tensor<i32>, %hi: tensor<i32>, %x: tensor<4
 # `while acc < limit`: a float vector parameter that reaches the condition through a reduce
 # (captured from the enclosing function) decides too, whatever its shape; the step %d is added to the compared slot, so it decides as well,
 # while %x (slot 2, never compared) does not.
-F = "tuple<tensor<f32>, tensor<f32>, tensor<4xf32>>"
+_FLOAT_LIMIT = WhileLoop(
+    ["tensor<f32>", "tensor<f32>", "tensor<4xf32>"],
+    """
+    %acc2 = hlo.add %acc, %step : tensor<f32>
+    %v2 = hlo.add %v, %v : tensor<4xf32>
+    """,
+    ["%acc2", "%step", "%v2"],
+    condition="""
+    %low = hlo.constant dense<-1.000000e+00> : tensor<f32>
+    %limit = hlo.reduce(%limits : tensor<3xf32>) init(%low : tensor<f32>) dimensions = [0] {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = hlo.maximum %a, %b : tensor<f32>
+      hlo.return %c : tensor<f32>
+    } -> tensor<f32>
+    %lt = hlo.compare LT, %acc, %limit : tensor<f32> -> tensor<i1>
+    """,
+    names=["%acc", "%step", "%v"],
+    arguments=("%s", "%s"),
+    predicate="%lt",
+)
+F = _FLOAT_LIMIT.type
 FLOAT_LIMIT = f"""
 func.func @main(%limits: tensor<3xf32>, %d: tensor<f32>, %x: tensor<4xf32>) -> {F} attributes {{hlo.entry}} {{
   %zero = hlo.constant dense<0.000000e+00> : tensor<f32>
   %init = hlo.tuple %zero, %d, %x : {F}
-  %loop = hlo.while(%init) : {F} condition {{
-  ^bb0(%s: {F}):
-    %acc = hlo.get_tuple_element %s[0] : {F}
-    %low = hlo.constant dense<-1.000000e+00> : tensor<f32>
-    %limit = hlo.reduce(%limits : tensor<3xf32>) init(%low : tensor<f32>) dimensions = [0] {{
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %c = hlo.maximum %a, %b : tensor<f32>
-      hlo.return %c : tensor<f32>
-    }} -> tensor<f32>
-    %lt = hlo.compare LT, %acc, %limit : tensor<f32> -> tensor<i1>
-    hlo.return %lt : tensor<i1>
-  }} body {{
-  ^bb0(%s: {F}):
-    %acc = hlo.get_tuple_element %s[0] : {F}
-    %step = hlo.get_tuple_element %s[1] : {F}
-    %v = hlo.get_tuple_element %s[2] : {F}
-    %acc2 = hlo.add %acc, %step : tensor<f32>
-    %v2 = hlo.add %v, %v : tensor<4xf32>
-    %next = hlo.tuple %acc2, %step, %v2 : {F}
-    hlo.return %next : {F}
-  }}
+{_FLOAT_LIMIT.text("%init", result="%loop", indent=2)}
   func.return %loop : {F}
 }}
 """
 
 # Nested tuples: only element (0, 0) of the state is compared, so %n decides and %a, %b,
 # %c (elements (0, 1), (1, 0) and the whole slot 1 otherwise) do not.
-N = "tuple<tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<4xf32>>>"
-NESTED = f"""
-func.func @main(%n: tensor<i32>, %a: tensor<4xf32>, %b: tensor<i32>, %c: tensor<4xf32>) -> {N} attributes {{hlo.entry}} {{
-  %inner0 = hlo.tuple %n, %a : tuple<tensor<i32>, tensor<4xf32>>
-  %inner1 = hlo.tuple %b, %c : tuple<tensor<i32>, tensor<4xf32>>
-  %init = hlo.tuple %inner0, %inner1 : {N}
-  %loop = hlo.while(%init) : {N} condition {{
-  ^bb0(%s: {N}):
-    %first = hlo.get_tuple_element %s[0] : {N}
-    %k = hlo.get_tuple_element %first[0] : tuple<tensor<i32>, tensor<4xf32>>
-    %zero = hlo.constant dense<0> : tensor<i32>
-    %gt = hlo.compare GT, %k, %zero : tensor<i32> -> tensor<i1>
-    hlo.return %gt : tensor<i1>
-  }} body {{
-  ^bb0(%s: {N}):
-    %first = hlo.get_tuple_element %s[0] : {N}
-    %second = hlo.get_tuple_element %s[1] : {N}
+_NESTED = WhileLoop(
+    ["tuple<tensor<i32>, tensor<4xf32>>"] * 2,
+    """
     %k = hlo.get_tuple_element %first[0] : tuple<tensor<i32>, tensor<4xf32>>
     %v = hlo.get_tuple_element %first[1] : tuple<tensor<i32>, tensor<4xf32>>
     %one = hlo.constant dense<1> : tensor<i32>
     %k2 = hlo.subtract %k, %one : tensor<i32>
     %inner = hlo.tuple %k2, %v : tuple<tensor<i32>, tensor<4xf32>>
-    %next = hlo.tuple %inner, %second : {N}
-    hlo.return %next : {N}
-  }}
+    """,
+    ["%inner", "%second"],
+    condition="""
+    %k = hlo.get_tuple_element %first[0] : tuple<tensor<i32>, tensor<4xf32>>
+    %zero = hlo.constant dense<0> : tensor<i32>
+    %gt = hlo.compare GT, %k, %zero : tensor<i32> -> tensor<i1>
+    """,
+    names=["%first", "%second"],
+    arguments=("%s", "%s"),
+    predicate="%gt",
+)
+N = _NESTED.type
+NESTED = f"""
+func.func @main(%n: tensor<i32>, %a: tensor<4xf32>, %b: tensor<i32>, %c: tensor<4xf32>) -> {N} attributes {{hlo.entry}} {{
+  %inner0 = hlo.tuple %n, %a : tuple<tensor<i32>, tensor<4xf32>>
+  %inner1 = hlo.tuple %b, %c : tuple<tensor<i32>, tensor<4xf32>>
+  %init = hlo.tuple %inner0, %inner1 : {N}
+{_NESTED.text("%init", result="%loop", indent=2)}
   func.return %loop : {N}
 }}
 """

@@ -18,6 +18,7 @@ from xdsl.parser import Parser
 
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.testing.ir import neuron_context
+from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.translate.hlo_text import exporter
 from neuron_cc.translate.hlo_text.exporter import OPCODES, export_hlo
 
@@ -104,31 +105,32 @@ ENTRY %main (x: f32[8,4], y: s32[4]) -> f32[8,4] {
 """
 
 
-SRC_WHILE = r"""
-builtin.module @loop {
-  func.func @main(%w: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
+_WHILE = WhileLoop(
+    ["tensor<i32>", "tensor<4xf32>"],
+    """
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %v1 = hlo.multiply %v, %v : tensor<4xf32>
+    """,
+    ["%i1", "%v1"],
+    condition="""
+    %n = hlo.constant dense<8> : tensor<i32>
+    %lt = hlo.compare LT, %i, %n type = SIGNED : tensor<i32> -> tensor<i1>
+    """,
+    names=["%i", "%v"],
+    arguments=("%s", "%s"),
+    predicate="%lt",
+)
+SRC_WHILE = f"""
+builtin.module @loop {{
+  func.func @main(%w: tensor<4xf32>) -> tensor<4xf32> attributes {{hlo.entry}} {{
     %zero = hlo.constant dense<0> : tensor<i32>
-    %init = hlo.tuple %zero, %w : tuple<tensor<i32>, tensor<4xf32>>
-    %loop = hlo.while(%init) : tuple<tensor<i32>, tensor<4xf32>> condition {
-    ^bb0(%s: tuple<tensor<i32>, tensor<4xf32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>, tensor<4xf32>>
-      %n = hlo.constant dense<8> : tensor<i32>
-      %lt = hlo.compare LT, %i, %n type = SIGNED : tensor<i32> -> tensor<i1>
-      hlo.return %lt : tensor<i1>
-    } body {
-    ^bb0(%s: tuple<tensor<i32>, tensor<4xf32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>, tensor<4xf32>>
-      %v = hlo.get_tuple_element %s[1] : tuple<tensor<i32>, tensor<4xf32>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %i1 = hlo.add %i, %one : tensor<i32>
-      %v1 = hlo.multiply %v, %v : tensor<4xf32>
-      %next = hlo.tuple %i1, %v1 : tuple<tensor<i32>, tensor<4xf32>>
-      hlo.return %next : tuple<tensor<i32>, tensor<4xf32>>
-    }
-    %r = hlo.get_tuple_element %loop[1] : tuple<tensor<i32>, tensor<4xf32>>
+    %init = hlo.tuple %zero, %w : {_WHILE.type}
+{_WHILE.text("%init", result="%loop")}
+    %r = hlo.get_tuple_element %loop[1] : {_WHILE.type}
     func.return %r : tensor<4xf32>
-  }
-}
+  }}
+}}
 """
 
 HLO_WHILE = r"""HloModule loop, entry_computation_layout={(f32[4]{0})->f32[4]{0}}, replica_count=1, num_partitions=1

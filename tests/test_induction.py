@@ -20,6 +20,7 @@ from neuron_cc.dialects.hlo.attributes import ComparisonDirection
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.data_movement import DynamicSliceOp, DynamicUpdateSliceOp
 from neuron_cc.testing.ir import parse_module as _parse
+from neuron_cc.testing.loop_text import WhileLoop, counted
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "jax"
@@ -33,14 +34,15 @@ def _loops(module: ModuleOp) -> list[WhileOp]:
 def _loop(
     inits: list[str], cond: str, body: str, results: list[str], elem: str = "i32"
 ) -> tuple[LoopInfo, dict[str, SSAValue]]:
-    """A loop over `len(inits)` scalar slots: `%s<k>` are the slots in condition and body.
+    """A loop over `len(inits)` scalar slots: `%s<k>` are the slots in condition and body
+    (each region reads the slots it names).
 
     `inits` are constants of the slots; `cond` ends by defining `%p`; `body` computes
     `results`. Returns the analysis and every named value of the body.
     """
     n = len(inits)
-    t = "tuple<" + ", ".join([f"tensor<{elem}>"] * n) + ">"
-    gtes = "\n".join(f"      %s{k} = hlo.get_tuple_element %s[{k}] : {t}" for k in range(n))
+    slots = [f"tensor<{elem}>"] * n
+    loop = WhileLoop(slots, body, results, condition=cond, arguments=("%s", "%s"))
     init_ops = "\n".join(
         f"    %init{k} = hlo.constant dense<{v}> : tensor<{elem}>" for k, v in enumerate(inits)
     )
@@ -48,28 +50,17 @@ def _loop(
 builtin.module {{
   func.func @f(%arg: tensor<{elem}>) {{
 {init_ops}
-    %init = hlo.tuple {", ".join(f"%init{k}" for k in range(n))} : {t}
-    %w = hlo.while(%init) : {t} condition {{
-    ^bb0(%s: {t}):
-{gtes}
-{cond}
-      hlo.return %p : tensor<i1>
-    }} body {{
-    ^bb0(%s: {t}):
-{gtes}
-{body}
-      %r = hlo.tuple {", ".join(results)} : {t}
-      hlo.return %r : {t}
-    }}
+    %init = hlo.tuple {", ".join(f"%init{k}" for k in range(n))} : {loop.type}
+{loop.text("%init")}
     func.return
   }}
 }}
 """
-    (loop,) = _loops(_parse(text))
-    info = analyze_loop(loop)
+    (while_op,) = _loops(_parse(text))
+    info = analyze_loop(while_op)
     assert info is not None
     named: dict[str, SSAValue] = {
-        v.name_hint: v for op in loop.body.blocks[0].ops for v in op.results if v.name_hint
+        v.name_hint: v for op in while_op.body.blocks[0].ops for v in op.results if v.name_hint
     }
     return info, named
 
@@ -85,9 +76,9 @@ def _counter(direction: str, init: int, step: int, bound: int, swap: bool = Fals
     )
     body = (
         f"      %c = hlo.constant dense<{abs(step)}> : tensor<i32>\n"
-        f"      %next = hlo.{'add' if step >= 0 else 'subtract'} %s0, %c : tensor<i32>"
+        f"      %i1 = hlo.{'add' if step >= 0 else 'subtract'} %s0, %c : tensor<i32>"
     )
-    info, _ = _loop([str(init)], cond, body, ["%next"])
+    info, _ = _loop([str(init)], cond, body, ["%i1"])
     return info
 
 
@@ -159,17 +150,17 @@ def test_unsigned_counter() -> None:
     )
     body = (
         "      %one = hlo.constant dense<1> : tensor<ui32>\n"
-        "      %next = hlo.add %s0, %one : tensor<ui32>"
+        "      %i1 = hlo.add %s0, %one : tensor<ui32>"
     )
-    info, _ = _loop(["0"], cond, body, ["%next"], elem="ui32")
+    info, _ = _loop(["0"], cond, body, ["%i1"], elem="ui32")
     assert info.trip_count == 3
     assert info.slot_range(0) == (0, 2)
 
 
 def test_bound_carried_in_an_invariant_slot() -> None:
     cond = "      %p = hlo.compare LT, %s0, %s1 : tensor<i32> -> tensor<i1>"
-    body = ONE + "\n      %next = hlo.add %s0, %one : tensor<i32>"
-    info, _ = _loop(["0", "5"], cond, body, ["%next", "%s1"])
+    body = ONE + "\n      %i1 = hlo.add %s0, %one : tensor<i32>"
+    info, _ = _loop(["0", "5"], cond, body, ["%i1", "%s1"])
     assert info.induction == {0: InductionVar(0, 0, 1), 1: InductionVar(1, 5, 0)}
     assert info.trip_count == 5
     assert info.counter == 0
@@ -181,16 +172,16 @@ def test_condition_that_is_not_a_compare() -> None:
         "      %lt = hlo.compare LT, %s0, %n : tensor<i32> -> tensor<i1>\n"
         "      %p = hlo.not %lt : tensor<i1>"
     )
-    body = ONE + "\n      %next = hlo.add %s0, %one : tensor<i32>"
-    info, _ = _loop(["0"], cond, body, ["%next"])
+    body = ONE + "\n      %i1 = hlo.add %s0, %one : tensor<i32>"
+    info, _ = _loop(["0"], cond, body, ["%i1"])
     assert info.trip_count is None
     assert info.slot_range(0) is None
 
 
 def test_constant_false_condition_runs_zero_times() -> None:
     cond = "      %p = hlo.constant dense<false> : tensor<i1>"
-    body = ONE + "\n      %next = hlo.add %s0, %one : tensor<i32>"
-    info, _ = _loop(["0"], cond, body, ["%next"])
+    body = ONE + "\n      %i1 = hlo.add %s0, %one : tensor<i32>"
+    info, _ = _loop(["0"], cond, body, ["%i1"])
     assert info.trip_count == 0
     assert info.slot_range(0) is None
     assert info.slot_range(0, in_condition=True) == (0, 0)
@@ -236,10 +227,24 @@ def test_every_slot_stepping_by_a_constant_is_found() -> None:
     assert info.slot_range(6) == (9, 9)
 
 
+_COPY_STEP = WhileLoop(
+    ["tensor<i32>"],
+    """
+    %one = hlo.constant dense<1> : tensor<i32>
+    %c1 = hlo.copy %i : tensor<i32>
+    %i1 = hlo.add %c1, %one : tensor<i32>
+    """,
+    ["%i1"],
+    condition=counted(6, counter="%i"),
+    names=["%i"],
+    arguments=("%s", "%s"),
+)
+
+
 def test_init_through_copy_convert_reshape_and_tuples() -> None:
-    text = """
-builtin.module {
-  func.func @f() {
+    text = f"""
+builtin.module {{
+  func.func @f() {{
     %c = hlo.constant dense<2> : tensor<1xi64>
     %r = hlo.reshape %c : (tensor<1xi64>) -> tensor<i64>
     %k = hlo.convert %r : tensor<i64> -> tensor<i32>
@@ -247,24 +252,10 @@ builtin.module {
     %inner = hlo.tuple %k2, %k2 : tuple<tensor<i32>, tensor<i32>>
     %g = hlo.get_tuple_element %inner[1] : tuple<tensor<i32>, tensor<i32>>
     %init = hlo.tuple %g : tuple<tensor<i32>>
-    %w = hlo.while(%init) : tuple<tensor<i32>> condition {
-    ^bb0(%s: tuple<tensor<i32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>>
-      %n = hlo.constant dense<6> : tensor<i32>
-      %p = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
-      hlo.return %p : tensor<i1>
-    } body {
-    ^bb0(%s: tuple<tensor<i32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %c1 = hlo.copy %i : tensor<i32>
-      %next = hlo.add %c1, %one : tensor<i32>
-      %t = hlo.tuple %next : tuple<tensor<i32>>
-      hlo.return %t : tuple<tensor<i32>>
-    }
+{_COPY_STEP.text("%init")}
     func.return
-  }
-}
+  }}
+}}
 """
     (loop,) = _loops(_parse(text))
     info = analyze_loop(loop)
@@ -279,28 +270,26 @@ def test_non_constant_init_is_not_an_induction_variable() -> None:
     body = ONE + "\n      %a = hlo.add %s0, %one : tensor<i32>"
     baseline, _ = _loop(["0"], cond, body, ["%a"])
     assert baseline.trip_count == 4
-    module = _parse(
+    loop = WhileLoop(
+        ["tensor<i32>"],
         """
-builtin.module {
-  func.func @f(%arg: tensor<i32>) {
+        %one = hlo.constant dense<1> : tensor<i32>
+        %i1 = hlo.add %i, %one : tensor<i32>
+        """,
+        ["%i1"],
+        condition=counted(4, counter="%i"),
+        names=["%i"],
+        arguments=("%s", "%s"),
+    )
+    module = _parse(
+        f"""
+builtin.module {{
+  func.func @f(%arg: tensor<i32>) {{
     %init = hlo.tuple %arg : tuple<tensor<i32>>
-    %w = hlo.while(%init) : tuple<tensor<i32>> condition {
-    ^bb0(%s: tuple<tensor<i32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>>
-      %n = hlo.constant dense<4> : tensor<i32>
-      %p = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
-      hlo.return %p : tensor<i1>
-    } body {
-    ^bb0(%s: tuple<tensor<i32>>):
-      %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %next = hlo.add %i, %one : tensor<i32>
-      %t = hlo.tuple %next : tuple<tensor<i32>>
-      hlo.return %t : tuple<tensor<i32>>
-    }
+{loop.text("%init")}
     func.return
-  }
-}
+  }}
+}}
 """
     )
     info = analyze_loop(_loops(module)[0])
@@ -311,21 +300,22 @@ builtin.module {
 
 
 def test_loop_carrying_a_tensor_is_not_analysed() -> None:
+    loop = WhileLoop(
+        ["tensor<4xf32>"],
+        "",
+        ["%s"],
+        condition="%p = hlo.constant dense<false> : tensor<i1>",
+        arguments=("%s", "%s"),
+        bare=True,
+    )
     module = _parse(
-        """
-builtin.module {
-  func.func @f(%x: tensor<4xf32>) {
-    %w = hlo.while(%x) : tensor<4xf32> condition {
-    ^bb0(%s: tensor<4xf32>):
-      %p = hlo.constant dense<false> : tensor<i1>
-      hlo.return %p : tensor<i1>
-    } body {
-    ^bb0(%s: tensor<4xf32>):
-      hlo.return %s : tensor<4xf32>
-    }
+        f"""
+builtin.module {{
+  func.func @f(%x: tensor<4xf32>) {{
+{loop.text("%x")}
     func.return
-  }
-}
+  }}
+}}
 """
     )
     assert analyze_loop(_loops(module)[0]) is None

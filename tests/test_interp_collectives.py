@@ -17,6 +17,7 @@ from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import InterpretationError
 from neuron_cc.testing.ir import module_text
 from neuron_cc.testing.ir import parse_module as parse
+from neuron_cc.testing.loop_text import WhileLoop, counted
 
 Array = np.ndarray[Any, Any]
 
@@ -671,26 +672,23 @@ def test_statistics_follow_the_byte_model() -> None:
 
 
 def test_statistics_count_every_executed_launch_in_a_loop() -> None:
+    loop = WhileLoop(
+        ["tensor<i32>", "tensor<4xf32>"],
+        f"""
+        %r = hlo.all_reduce(%v) replica_groups = [[0, 1]] {region()} : (tensor<4xf32>) -> tensor<4xf32>
+        %one = hlo.constant dense<1> : tensor<i32>
+        %i1 = hlo.add %i, %one : tensor<i32>
+        """,
+        ["%i1", "%r"],
+        condition=counted(3, counter="%i"),
+        names=["%i", "%v"],
+        arguments=("%s", "%s"),
+    )
     body = f"""func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{
   %i0 = hlo.constant dense<0> : tensor<i32>
-  %init = hlo.tuple %i0, %x : tuple<tensor<i32>, tensor<4xf32>>
-  %w = hlo.while(%init) : tuple<tensor<i32>, tensor<4xf32>> condition {{
-  ^bb0(%s: tuple<tensor<i32>, tensor<4xf32>>):
-    %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>, tensor<4xf32>>
-    %n = hlo.constant dense<3> : tensor<i32>
-    %p = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  }} body {{
-  ^bb0(%s: tuple<tensor<i32>, tensor<4xf32>>):
-    %i = hlo.get_tuple_element %s[0] : tuple<tensor<i32>, tensor<4xf32>>
-    %v = hlo.get_tuple_element %s[1] : tuple<tensor<i32>, tensor<4xf32>>
-    %r = hlo.all_reduce(%v) replica_groups = [[0, 1]] {region()} : (tensor<4xf32>) -> tensor<4xf32>
-    %one = hlo.constant dense<1> : tensor<i32>
-    %i1 = hlo.add %i, %one : tensor<i32>
-    %next = hlo.tuple %i1, %r : tuple<tensor<i32>, tensor<4xf32>>
-    hlo.return %next : tuple<tensor<i32>, tensor<4xf32>>
-  }}
-  %out = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>>
+  %init = hlo.tuple %i0, %x : {loop.type}
+{loop.text("%init", indent=2)}
+  %out = hlo.get_tuple_element %w[1] : {loop.type}
   func.return %out : tensor<4xf32>
 }}"""
     x = dev_arange((4,), 2)
@@ -704,20 +702,23 @@ def test_statistics_count_every_executed_launch_in_a_loop() -> None:
 
 # --- divergent control flow ------------------------------------------------------------------
 
-_DIVERGENT_WHILE = """func.func @main(%x: tensor<ui32>) -> tensor<ui32> {
-  %w = hlo.while(%x) : tensor<ui32> condition {
-  ^bb0(%c: tensor<ui32>):
-    %rid = hlo.replica_id : tensor<ui32>
-    %p = hlo.compare LT, %c, %rid : tensor<ui32> -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  } body {
-  ^bb0(%b: tensor<ui32>):
+_DIVERGENT = WhileLoop(
+    ["tensor<ui32>"],
+    """
     %one = hlo.constant dense<1> : tensor<ui32>
     %n = hlo.add %b, %one : tensor<ui32>
-    hlo.return %n : tensor<ui32>
-  }
+    """,
+    ["%n"],
+    condition="""
+    %rid = hlo.replica_id : tensor<ui32>
+    %p = hlo.compare LT, %c, %rid : tensor<ui32> -> tensor<i1>
+    """,
+    bare=True,
+)
+_DIVERGENT_WHILE = f"""func.func @main(%x: tensor<ui32>) -> tensor<ui32> {{
+{_DIVERGENT.text("%x", indent=2)}
   func.return %w : tensor<ui32>
-}"""
+}}"""
 
 _DIVERGENT_COND = """func.func @main(%x: tensor<f32>) -> tensor<f32> {
   %rid = hlo.replica_id : tensor<ui32>

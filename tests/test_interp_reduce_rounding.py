@@ -5,8 +5,9 @@ XLA_FLAGS=--xla_allow_excess_precision=false) rounds the running value to bf16 a
 step, so `[256, small..., -256]` is 0 on XLA and 1.898 in neuron-run.
 
 The expected values of `PINNED` were measured on XLA:CPU (jax/jaxlib 0.10.2, x86-64): each
-module's HLO text below was compiled and run by tests/xla_runner.py (8 host devices,
---xla_allow_excess_precision=false) on the inputs below; `test_pinned_cases_match_xla_in_
+module's HLO text below was compiled and run on XLA:CPU as 8 replicas by the XLA oracle's
+worker (`neuron_cc.testing.xla_worker`: --xla_allow_excess_precision=false,
+--xla_cpu_max_isa=AVX) on the inputs below; `test_pinned_cases_match_xla_in_
 neuron_run` needs no jax. With jax importable, `test_matches_xla_bit_for_bit` runs the pinned
 modules and seeded random ones on XLA:CPU again, in a subprocess (XLA_FLAGS must be set before
 jax is imported), and compares every output bit for bit. Each pinned case names the order it
@@ -15,12 +16,7 @@ pins; the alternative order gives a different value (noted next to it).
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import subprocess
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,12 +24,12 @@ import pytest
 
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.interpreter.values import round_to_bf16
+from neuron_cc.testing.xla_cases import XlaCase, numpy_name
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 Array = np.ndarray[Any, Any]
 
-TESTS = Path(__file__).resolve().parent
-RUNNER = TESTS / "xla_runner.py"
 DEVICES = 8
 _STORAGE = {"bf16": np.float32, "f16": np.float16, "f32": np.float32, "s32": np.int32}
 
@@ -607,59 +603,44 @@ def _random_cases() -> list[Case]:
     return cases
 
 
-def run_on_xla(cases: list[Case], out: Path) -> dict[str, dict[str, Array]]:
-    """Every case's outputs (`out{J}_dev{P}`) from XLA:CPU, all in one subprocess."""
-    jobs: list[dict[str, Any]] = []
-    for case in cases:
-        hlo, inputs = out / f"{case.name}.hlo", out / f"{case.name}.in.npz"
-        hlo.write_text(case.hlo)
-        np.savez(inputs, **case.inputs)  # pyright: ignore[reportArgumentType]
-        outputs = str(out / f"{case.name}.out.npz")
-        jobs.append(
-            {
-                "name": case.name,
-                "hlo": str(hlo),
-                "inputs": str(inputs),
-                "params": case.params,
-                "outputs": outputs,
-            }
-        )
-    manifest, results = out / "manifest.json", out / "results.json"
-    manifest.write_text(json.dumps({"devices": DEVICES, "cases": jobs}))
-    proc = subprocess.run(
-        [sys.executable, str(RUNNER), str(manifest), str(results)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, f"xla_runner failed:\n{proc.stderr[-3000:]}"
-    status = json.loads(results.read_text())
-    measured: dict[str, dict[str, Array]] = {}
-    for job in jobs:
-        record = status[job["name"]]
-        assert record["status"] == "ok", f"{job['name']}: {record}"
-        measured[job["name"]] = dict(np.load(job["outputs"]))
+def _xla_case(case: Case) -> XlaCase:
+    """`case` as the XLA oracle runs it: `DEVICES` replicas, per parameter its per-device
+    inputs stacked on a leading device axis (`argI_devP`, else `argI` on every device)."""
+
+    def per_device(i: int, d: int) -> Array:
+        return case.inputs[f"arg{i}_dev{d}" if f"arg{i}_dev{d}" in case.inputs else f"arg{i}"]
+
+    inputs = [np.stack([per_device(i, d) for d in range(DEVICES)]) for i in range(len(case.params))]
+    return XlaCase(case.name, case.hlo, DEVICES, 1, inputs, [numpy_name(p) for p in case.params])
+
+
+def run_on_xla(cases: list[Case]) -> dict[str, list[Array]]:
+    """Every case's outputs from XLA:CPU (per output, device axis first), in one worker."""
+    results = run_xla([_xla_case(case) for case in cases], case_timeout=600)
+    measured: dict[str, list[Array]] = {}
+    for case, result in zip(cases, results, strict=True):
+        assert result.ok, f"{case.name}: {result.status} {result.stage} {result.message}"
+        measured[case.name] = result.outputs
     return measured
 
 
-def test_matches_xla_bit_for_bit(tmp_path: Path) -> None:
-    if importlib.util.find_spec("jax") is None:
-        pytest.skip("jax is not installed")
+def test_matches_xla_bit_for_bit() -> None:
+    if not xla_available():
+        pytest.skip(XLA_UNAVAILABLE)
     cases = PINNED + _random_cases()
-    measured = run_on_xla(cases, tmp_path)
+    measured = run_on_xla(cases)
     failures: list[str] = []
     for case in cases:
         xla = measured[case.name]
         for j, got in enumerate(interpret(case)):
             for d in range(got.shape[0]):
-                want = xla[f"out{j}_dev{d}"].astype(got.dtype)
+                want = xla[j][d].astype(got.dtype)
                 differ = int(np.sum(_bits(got[d]) != _bits(want)))
                 if got[d].shape != want.shape or differ:
                     failures.append(f"{case.name} out{j} dev{d}: {differ} elements differ")
         if case.expected is not None:
             pinned = [np.asarray(v, np.float64) for v in case.expected]
-            found = [xla[f"out{j}_dev0"].astype(np.float64).ravel() for j in range(len(pinned))]
+            found = [xla[j][0].astype(np.float64).ravel() for j in range(len(pinned))]
             if not all(np.array_equal(p, f) for p, f in zip(pinned, found, strict=True)):
                 failures.append(f"{case.name}: XLA now gives {[f.tolist() for f in found]}")
     assert not failures, "\n".join(failures)

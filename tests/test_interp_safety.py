@@ -21,6 +21,7 @@ from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.interpreter.values import DEFAULT_MAX_WHILE_ITERATIONS, InterpretationError
 from neuron_cc.testing.ir import module_text
 from neuron_cc.testing.ir import parse_module as parse
+from neuron_cc.testing.loop_text import WhileLoop
 from tests.conftest import run_tool
 
 Array = np.ndarray[Any, Any]
@@ -172,26 +173,26 @@ def test_convert_of_nan_and_inf_to_integers_saturates_like_xla() -> None:
 
 # Replica r runs the loop r times and all-reduces in every iteration: devices would wait for
 # partners that left the loop (XLA deadlocks or is undefined).
-DIVERGENT_WHILE = f"""func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{
-  %zero = hlo.constant dense<0> : tensor<ui32>
-  %init = hlo.tuple %zero, %x : tuple<tensor<ui32>, tensor<4xf32>>
-  %w = hlo.while(%init) : tuple<tensor<ui32>, tensor<4xf32>> condition {{
-  ^bb0(%s: tuple<tensor<ui32>, tensor<4xf32>>):
-    %i = hlo.get_tuple_element %s[0] : tuple<tensor<ui32>, tensor<4xf32>>
-    %rid = hlo.replica_id : tensor<ui32>
-    %p = hlo.compare LT, %i, %rid : tensor<ui32> -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  }} body {{
-  ^bb0(%s: tuple<tensor<ui32>, tensor<4xf32>>):
-    %i = hlo.get_tuple_element %s[0] : tuple<tensor<ui32>, tensor<4xf32>>
-    %v = hlo.get_tuple_element %s[1] : tuple<tensor<ui32>, tensor<4xf32>>
+_DIVERGENT = WhileLoop(
+    ["tensor<ui32>", "tensor<4xf32>"],
+    f"""
     %r = hlo.all_reduce(%v) replica_groups = [[0, 1, 2, 3]] {ADD} : (tensor<4xf32>) -> tensor<4xf32>
     %one = hlo.constant dense<1> : tensor<ui32>
     %n = hlo.add %i, %one : tensor<ui32>
-    %t = hlo.tuple %n, %r : tuple<tensor<ui32>, tensor<4xf32>>
-    hlo.return %t : tuple<tensor<ui32>, tensor<4xf32>>
-  }}
-  %out = hlo.get_tuple_element %w[1] : tuple<tensor<ui32>, tensor<4xf32>>
+    """,
+    ["%n", "%r"],
+    condition="""
+    %rid = hlo.replica_id : tensor<ui32>
+    %p = hlo.compare LT, %i, %rid : tensor<ui32> -> tensor<i1>
+    """,
+    names=["%i", "%v"],
+    arguments=("%s", "%s"),
+)
+DIVERGENT_WHILE = f"""func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{
+  %zero = hlo.constant dense<0> : tensor<ui32>
+  %init = hlo.tuple %zero, %x : {_DIVERGENT.type}
+{_DIVERGENT.text("%init", indent=2)}
+  %out = hlo.get_tuple_element %w[1] : {_DIVERGENT.type}
   func.return %out : tensor<4xf32>
 }}"""
 
@@ -450,20 +451,23 @@ def test_too_deep_call_chain_is_an_error_not_a_recursion_error() -> None:
 
 # --- infinite loops ------------------------------------------------------------------------------
 
-FOREVER = """func.func @main(%x: tensor<i32>) -> tensor<i32> {
-  %w = hlo.while(%x) : tensor<i32> condition {
-  ^bb0(%c: tensor<i32>):
-    %t = hlo.constant dense<LIMIT> : tensor<i32>
-    %p = hlo.compare LT, %c, %t : tensor<i32> -> tensor<i1>
-    hlo.return %p : tensor<i1>
-  } body {
-  ^bb0(%b: tensor<i32>):
+_FOREVER = WhileLoop(
+    ["tensor<i32>"],
+    """
     %one = hlo.constant dense<1> : tensor<i32>
     %n = hlo.add %b, %one : tensor<i32>
-    hlo.return %n : tensor<i32>
-  }
+    """,
+    ["%n"],
+    condition="""
+    %t = hlo.constant dense<LIMIT> : tensor<i32>
+    %p = hlo.compare LT, %c, %t : tensor<i32> -> tensor<i1>
+    """,
+    bare=True,
+)
+FOREVER = f"""func.func @main(%x: tensor<i32>) -> tensor<i32> {{
+{_FOREVER.text("%x", indent=2)}
   func.return %w : tensor<i32>
-}"""
+}}"""
 
 
 def test_constant_true_loop_stops_at_the_iteration_limit() -> None:

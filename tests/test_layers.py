@@ -42,5 +42,5 @@ def test_the_package_never_imports_tests() -> None:
 
 def test_the_check_sees_an_import_of_tests(tmp_path: Path) -> None:
     script = tmp_path / "script.py"
-    script.write_text("import os\nfrom tests.xla_runner import run\n")
-    assert _imported_modules(script) == [(1, "os"), (2, "tests.xla_runner")]
+    script.write_text("import os\nfrom tests.conftest import run\n")
+    assert _imported_modules(script) == [(1, "os"), (2, "tests.conftest")]

@@ -15,7 +15,6 @@ importable, the same programs on XLA:CPU.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -36,6 +35,8 @@ from neuron_cc.interpreter.equivalence import flatten_values
 from neuron_cc.interpreter.runner import entry_function, run_module
 from neuron_cc.testing import EquivalenceError, assert_equivalent
 from neuron_cc.testing.ir import neuron_context, parse_module
+from neuron_cc.testing.xla_cases import XlaCase, numpy_name
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
 from neuron_cc.transforms.decompose_cc_ops import DecomposeCcOpsPass
 from neuron_cc.transforms.legalize_ccops_for_tensorizer import (
     PROMOTION_ORDER,
@@ -49,7 +50,6 @@ from neuron_cc.transforms.legalize_ccops_for_tensorizer import (
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 
 Array = np.ndarray[Any, Any]
-TESTS = Path(__file__).resolve().parent
 CANDIDATES = (AllGatherOp, AllReduceOp, ReduceScatterOp)
 PASS = "legalize-ccops-for-tensorizer"
 _context = cache(neuron_context)
@@ -557,55 +557,35 @@ def _xla_jobs() -> list[XlaJob]:
     return jobs
 
 
-def _run_on_xla(tmp: Path, jobs: list[XlaJob]) -> dict[str, list[Array]]:
-    cases: list[dict[str, Any]] = []
-    for job in jobs:
-        hlo = tmp / f"{job.name}.hlo"
-        hlo.write_text(export_hlo(job.module))
-        npz = tmp / f"{job.name}.in.npz"
-        arrays = {f"arg{i}_dev{p}": x[p] for i, x in enumerate(job.inputs) for p in range(2)}
-        np.savez(npz, **arrays)
-        params = [
-            element_type_name(tensor_type(t).element_type)
-            for t in entry_function(job.module).function_type.inputs.data
-        ]
-        out = tmp / f"{job.name}.out.npz"
-        cases.append(
-            {
-                "name": job.name,
-                "hlo": str(hlo),
-                "inputs": str(npz),
-                "params": params,
-                "outputs": str(out),
-            }
+def _run_on_xla(jobs: list[XlaJob]) -> dict[str, list[Array]]:
+    """Every job's outputs on XLA:CPU as 2 replicas (per output, device axis first)."""
+    cases = [
+        XlaCase(
+            job.name,
+            export_hlo(job.module),
+            2,
+            1,
+            job.inputs,
+            [
+                numpy_name(element_type_name(tensor_type(t).element_type))
+                for t in entry_function(job.module).function_type.inputs.data
+            ],
         )
-    manifest, results = tmp / "manifest.json", tmp / "results.json"
-    manifest.write_text(json.dumps({"devices": 2, "cases": cases}))
-    proc = subprocess.run(
-        [sys.executable, str(TESTS / "xla_runner.py"), str(manifest), str(results)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    status = json.loads(results.read_text())
+        for job in jobs
+    ]
     outputs: dict[str, list[Array]] = {}
-    for case in cases:
-        assert status[case["name"]]["status"] == "ok", status[case["name"]]
-        data = np.load(case["outputs"])
-        count = len(status[case["name"]]["dtypes"])
-        outputs[case["name"]] = [
-            np.stack([data[f"out{j}_dev{p}"] for p in range(2)]) for j in range(count)
-        ]
+    for job, result in zip(jobs, run_xla(cases, case_timeout=300), strict=True):
+        assert result.ok, (job.name, result.status, result.stage, result.message)
+        outputs[job.name] = result.outputs
     return outputs
 
 
 @pytest.fixture(scope="module")
-def xla(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[XlaJob], dict[str, list[Array]]]:
-    pytest.importorskip("jax")
+def xla() -> tuple[list[XlaJob], dict[str, list[Array]]]:
+    if not xla_available():
+        pytest.skip(XLA_UNAVAILABLE)
     jobs = _xla_jobs()
-    return jobs, _run_on_xla(tmp_path_factory.mktemp("legalize_exact_xla"), jobs)
+    return jobs, _run_on_xla(jobs)
 
 
 def _bits(x: Array) -> bytes:

@@ -32,6 +32,7 @@ from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_mo
 from neuron_cc.interpreter.values import Value
 from neuron_cc.testing import EquivalenceError, assert_equivalent, random_inputs
 from neuron_cc.testing.ir import neuron_context
+from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.transforms.decompose_cc_ops import DecomposeCcOpsPass
 from neuron_cc.transforms.legalize_ccops_for_tensorizer import (
     WARNING,
@@ -134,7 +135,25 @@ builtin.module attributes {{hlo.num_replicas = 2 : i64, hlo.num_partitions = 2 :
 }}
 """
 
-_LOOP_STATE = "tuple<tensor<i32>, tensor<4xf32>, tensor<4xbf16>>"
+_LOOP_WHILE = WhileLoop(
+    ["tensor<i32>", "tensor<4xf32>", "tensor<4xbf16>"],
+    f"""
+    %r = hlo.all_reduce(%u, %v) replica_groups = [[0, 1], [2, 3]] {ADD_F32} : (tensor<4xf32>, tensor<4xbf16>) -> tuple<tensor<4xf32>, tensor<4xbf16>>
+    %ru = hlo.get_tuple_element %r[0] : tuple<tensor<4xf32>, tensor<4xbf16>>
+    %rv = hlo.get_tuple_element %r[1] : tuple<tensor<4xf32>, tensor<4xbf16>>
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    """,
+    ["%i1", "%ru", "%rv"],
+    condition="""
+    %n = hlo.constant dense<3> : tensor<i32>
+    %lt = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
+    """,
+    names=["%i", "%u", "%v"],
+    arguments=("%cs", "%bs"),
+    predicate="%lt",
+)
+_LOOP_STATE = _LOOP_WHILE.type
 
 # A tuple collective in a while body (3 trips) and one in a called function.
 LOOP = f"""
@@ -146,25 +165,7 @@ builtin.module attributes {{hlo.num_replicas = 4 : i64}} {{
   func.func @main(%x: tensor<4xf32>, %y: tensor<4xbf16>) -> ({_LOOP_STATE}, tuple<tensor<16xf32>, tensor<16xbf16>>) {{
     %zero = hlo.constant dense<0> : tensor<i32>
     %init = hlo.tuple %zero, %x, %y : {_LOOP_STATE}
-    %loop = hlo.while(%init) : {_LOOP_STATE} condition {{
-    ^bb0(%cs: {_LOOP_STATE}):
-      %i = hlo.get_tuple_element %cs[0] : {_LOOP_STATE}
-      %n = hlo.constant dense<3> : tensor<i32>
-      %lt = hlo.compare LT, %i, %n : tensor<i32> -> tensor<i1>
-      hlo.return %lt : tensor<i1>
-    }} body {{
-    ^bb0(%bs: {_LOOP_STATE}):
-      %i = hlo.get_tuple_element %bs[0] : {_LOOP_STATE}
-      %u = hlo.get_tuple_element %bs[1] : {_LOOP_STATE}
-      %v = hlo.get_tuple_element %bs[2] : {_LOOP_STATE}
-      %r = hlo.all_reduce(%u, %v) replica_groups = [[0, 1], [2, 3]] {ADD_F32} : (tensor<4xf32>, tensor<4xbf16>) -> tuple<tensor<4xf32>, tensor<4xbf16>>
-      %ru = hlo.get_tuple_element %r[0] : tuple<tensor<4xf32>, tensor<4xbf16>>
-      %rv = hlo.get_tuple_element %r[1] : tuple<tensor<4xf32>, tensor<4xbf16>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %i1 = hlo.add %i, %one : tensor<i32>
-      %next = hlo.tuple %i1, %ru, %rv : {_LOOP_STATE}
-      hlo.return %next : {_LOOP_STATE}
-    }}
+{_LOOP_WHILE.text("%init", result="%loop")}
     %called = hlo.call @gather(%x, %y) : (tensor<4xf32>, tensor<4xbf16>) -> tuple<tensor<16xf32>, tensor<16xbf16>>
     func.return %loop, %called : {_LOOP_STATE}, tuple<tensor<16xf32>, tensor<16xbf16>>
   }}

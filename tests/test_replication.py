@@ -25,6 +25,7 @@ from neuron_cc.dialects.hlo.p2p import PartitionIdOp
 from neuron_cc.dialects.hlo.types import tuple_type
 from neuron_cc.dialects.replica_groups import flattened_participants
 from neuron_cc.testing.ir import parse_module
+from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 CORPUS = Path(__file__).parent / "corpus" / "jax"
@@ -344,6 +345,29 @@ def test_select_and_compare_merge_their_operands():
 # --- while loops ----------------------------------------------------------------------------
 
 T5 = "tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>>"
+# The condition reads the counter as %ci (the body as %i), and the body reads slots 2 and 4
+# though it does not use them: the tests look at all of them.
+_LOOP5 = WhileLoop(
+    ["tensor<i32>"] * 5,
+    """
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %pid = hlo.partition_id : tensor<ui32>
+    %p = hlo.convert %pid : tensor<ui32> -> tensor<i32>
+    %a1 = hlo.add %a, %p : tensor<i32>
+    %e1 = hlo.add %one, %one : tensor<i32>
+    """,
+    ["%i1", "%a1", "%a", "%k", "%e1"],
+    condition=f"""
+    %ci = hlo.get_tuple_element %cs[0] : {T5}
+    %n = hlo.constant dense<4> : tensor<i32>
+    %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+    """,
+    names=["%i", "%a", "%b", "%k", "%e"],
+    arguments=("%cs", "%bs"),
+    predicate="%lt",
+    body_reads=[2, 4],
+)
 
 LOOP = f"""
 func.func @main(%x: tensor<i32>) -> {T5} {{
@@ -351,28 +375,7 @@ func.func @main(%x: tensor<i32>) -> {T5} {{
   %pid0 = hlo.partition_id : tensor<ui32>
   %p0 = hlo.convert %pid0 : tensor<ui32> -> tensor<i32>
   %init = hlo.tuple %zero, %zero, %zero, %zero, %p0 : {T5}
-  %w = hlo.while(%init) : {T5} condition {{
-  ^bb0(%cs: {T5}):
-    %ci = hlo.get_tuple_element %cs[0] : {T5}
-    %n = hlo.constant dense<4> : tensor<i32>
-    %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-    hlo.return %lt : tensor<i1>
-  }} body {{
-  ^bb0(%bs: {T5}):
-    %i = hlo.get_tuple_element %bs[0] : {T5}
-    %a = hlo.get_tuple_element %bs[1] : {T5}
-    %b = hlo.get_tuple_element %bs[2] : {T5}
-    %k = hlo.get_tuple_element %bs[3] : {T5}
-    %e = hlo.get_tuple_element %bs[4] : {T5}
-    %one = hlo.constant dense<1> : tensor<i32>
-    %i1 = hlo.add %i, %one : tensor<i32>
-    %pid = hlo.partition_id : tensor<ui32>
-    %p = hlo.convert %pid : tensor<ui32> -> tensor<i32>
-    %a1 = hlo.add %a, %p : tensor<i32>
-    %e1 = hlo.add %one, %one : tensor<i32>
-    %next = hlo.tuple %i1, %a1, %a, %k, %e1 : {T5}
-    hlo.return %next : {T5}
-  }}
+{_LOOP5.text("%init", indent=2)}
   %out0 = hlo.get_tuple_element %w[0] : {T5}
   %out2 = hlo.get_tuple_element %w[2] : {T5}
   %out3 = hlo.get_tuple_element %w[3] : {T5}
@@ -408,26 +411,28 @@ def test_while_fixed_point_needs_a_second_round():
 
 def test_while_exit_depends_on_a_non_replicated_condition():
     t2 = "tuple<tensor<i32>, tensor<i32>>"
-    analysis, v = analyse(f"""
-    func.func @main() -> {t2} {{
-      %zero = hlo.constant dense<0> : tensor<i32>
-      %init = hlo.tuple %zero, %zero : {t2}
-      %w = hlo.while(%init) : {t2} condition {{
-      ^bb0(%cs: {t2}):
+    loop = WhileLoop(
+        ["tensor<i32>", "tensor<i32>"],
+        """
+        %one = hlo.constant dense<1> : tensor<i32>
+        %i1 = hlo.add %i, %one : tensor<i32>
+        """,
+        ["%i1", "%k"],
+        condition=f"""
         %ci = hlo.get_tuple_element %cs[0] : {t2}
         %pid = hlo.partition_id : tensor<ui32>
         %limit = hlo.convert %pid : tensor<ui32> -> tensor<i32>
         %lt = hlo.compare LT, %ci, %limit : tensor<i32> -> tensor<i1>
-        hlo.return %lt : tensor<i1>
-      }} body {{
-      ^bb0(%bs: {t2}):
-        %i = hlo.get_tuple_element %bs[0] : {t2}
-        %k = hlo.get_tuple_element %bs[1] : {t2}
-        %one = hlo.constant dense<1> : tensor<i32>
-        %i1 = hlo.add %i, %one : tensor<i32>
-        %next = hlo.tuple %i1, %k : {t2}
-        hlo.return %next : {t2}
-      }}
+        """,
+        names=["%i", "%k"],
+        arguments=("%cs", "%bs"),
+        predicate="%lt",
+    )
+    analysis, v = analyse(f"""
+    func.func @main() -> {t2} {{
+      %zero = hlo.constant dense<0> : tensor<i32>
+      %init = hlo.tuple %zero, %zero : {t2}
+{loop.text("%init", indent=6)}
       %trips = hlo.get_tuple_element %w[0] : {t2}
       %kept = hlo.get_tuple_element %w[1] : {t2}
       func.return %w : {t2}
@@ -442,45 +447,49 @@ def test_while_exit_depends_on_a_non_replicated_condition():
 
 def test_nested_while_propagates_to_the_outer_fixed_point():
     t2 = "tuple<tensor<i32>, tensor<i32>>"
+    inner = WhileLoop(
+        ["tensor<i32>", "tensor<i32>"],
+        """
+        %one = hlo.constant dense<1> : tensor<i32>
+        %j1 = hlo.add %j, %one : tensor<i32>
+        %pid = hlo.partition_id : tensor<ui32>
+        %p = hlo.convert %pid : tensor<ui32> -> tensor<i32>
+        %iacc1 = hlo.add %iacc, %p : tensor<i32>
+        """,
+        ["%j1", "%iacc1"],
+        condition=f"""
+        %ii = hlo.get_tuple_element %ics[0] : {t2}
+        %m = hlo.constant dense<2> : tensor<i32>
+        %ilt = hlo.compare LT, %ii, %m : tensor<i32> -> tensor<i1>
+        """,
+        names=["%j", "%iacc"],
+        arguments=("%ics", "%ibs"),
+        predicate="%ilt",
+    )
+    outer = WhileLoop(
+        ["tensor<i32>", "tensor<i32>"],
+        f"""
+%inner_init = hlo.tuple %i, %acc : {t2}
+{inner.text("%inner_init", result="%inner", indent=0)}
+%one_o = hlo.constant dense<1> : tensor<i32>
+%i1 = hlo.add %i, %one_o : tensor<i32>
+%acc1 = hlo.get_tuple_element %inner[1] : {t2}
+""",
+        ["%i1", "%acc1"],
+        condition=f"""
+        %ci = hlo.get_tuple_element %cs[0] : {t2}
+        %n = hlo.constant dense<3> : tensor<i32>
+        %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+        """,
+        names=["%i", "%acc"],
+        arguments=("%cs", "%bs"),
+        predicate="%lt",
+    )
     analysis, v = analyse(f"""
     func.func @main() -> {t2} {{
       %zero = hlo.constant dense<0> : tensor<i32>
       %init = hlo.tuple %zero, %zero : {t2}
-      %w = hlo.while(%init) : {t2} condition {{
-      ^bb0(%cs: {t2}):
-        %ci = hlo.get_tuple_element %cs[0] : {t2}
-        %n = hlo.constant dense<3> : tensor<i32>
-        %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-        hlo.return %lt : tensor<i1>
-      }} body {{
-      ^bb0(%bs: {t2}):
-        %i = hlo.get_tuple_element %bs[0] : {t2}
-        %acc = hlo.get_tuple_element %bs[1] : {t2}
-        %inner_init = hlo.tuple %i, %acc : {t2}
-        %inner = hlo.while(%inner_init) : {t2} condition {{
-        ^bb0(%ics: {t2}):
-          %ii = hlo.get_tuple_element %ics[0] : {t2}
-          %m = hlo.constant dense<2> : tensor<i32>
-          %ilt = hlo.compare LT, %ii, %m : tensor<i32> -> tensor<i1>
-          hlo.return %ilt : tensor<i1>
-        }} body {{
-        ^bb0(%ibs: {t2}):
-          %j = hlo.get_tuple_element %ibs[0] : {t2}
-          %iacc = hlo.get_tuple_element %ibs[1] : {t2}
-          %one = hlo.constant dense<1> : tensor<i32>
-          %j1 = hlo.add %j, %one : tensor<i32>
-          %pid = hlo.partition_id : tensor<ui32>
-          %p = hlo.convert %pid : tensor<ui32> -> tensor<i32>
-          %iacc1 = hlo.add %iacc, %p : tensor<i32>
-          %inext = hlo.tuple %j1, %iacc1 : {t2}
-          hlo.return %inext : {t2}
-        }}
-        %one_o = hlo.constant dense<1> : tensor<i32>
-        %i1 = hlo.add %i, %one_o : tensor<i32>
-        %acc1 = hlo.get_tuple_element %inner[1] : {t2}
-        %next = hlo.tuple %i1, %acc1 : {t2}
-        hlo.return %next : {t2}
-      }}
+{outer.text("%init", indent=6)}
       func.return %w : {t2}
     }}""")
     # Query the innermost value first: the outer loop is solved around it.

@@ -49,6 +49,7 @@ from neuron_cc.dialects.replica_groups import (
 from neuron_cc.interpreter.runner import RunResult
 from neuron_cc.testing import assert_equivalent
 from neuron_cc.testing.ir import lit_modules, ops_in_loops, parse_module
+from neuron_cc.testing.loop_text import WhileLoop, counted, module_text
 from neuron_cc.transforms.update_slice_sink import sink_update_slices
 
 LIT = (
@@ -433,42 +434,37 @@ def test_sink_of_nothing_changes_nothing() -> None:
 
 def test_a_counter_that_would_wrap_is_not_an_index() -> None:
     """A scan index of type i8 over 200 iterations wraps around: its rows are not 0..199."""
-    t = "tuple<tensor<i32>, tensor<200xf32>, tensor<i8>>"
-    text = f"""builtin.module attributes {{hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning}} {{
-  func.func @main(%buf: tensor<200xf32>) -> tensor<200xf32> attributes {{hlo.entry}} {{
+    loop = WhileLoop(
+        ["tensor<i32>", "tensor<200xf32>", "tensor<i8>"],
+        """
+        %one = hlo.constant dense<1> : tensor<i32>
+        %i1 = hlo.add %i, %one : tensor<i32>
+        %jone = hlo.constant dense<1> : tensor<i8>
+        %j1 = hlo.add %j, %jone : tensor<i8>
+        %fl = hlo.convert %i : tensor<i32> -> tensor<f32>
+        %local = hlo.reshape %fl : (tensor<f32>) -> tensor<1xf32>
+        %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+        ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+          %m = hlo.maximum %a, %b : tensor<f32>
+          hlo.return %m : tensor<f32>
+        } : (tensor<1xf32>) -> tensor<1xf32>
+        %dus = hlo.dynamic_update_slice %out, %ar at [%j] : (tensor<200xf32>, tensor<1xf32>, tensor<i8>) -> tensor<200xf32>
+        """,
+        ["%i1", "%dus", "%j1"],
+        condition=counted(200, counter="%i"),
+        names=["%i", "%out", "%j"],
+        arguments=("%cs", "%bs"),
+    )
+    t = loop.type
+    function = f"""  func.func @main(%buf: tensor<200xf32>) -> tensor<200xf32> attributes {{hlo.entry}} {{
     %c0 = hlo.constant dense<0> : tensor<i32>
     %j0 = hlo.constant dense<0> : tensor<i8>
     %init = hlo.tuple %c0, %buf, %j0 : {t}
-    %w = hlo.while(%init) : {t} condition {{
-    ^bb0(%cs: {t}):
-      %ci = hlo.get_tuple_element %cs[0] : {t}
-      %n = hlo.constant dense<200> : tensor<i32>
-      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-      hlo.return %lt : tensor<i1>
-    }} body {{
-    ^bb0(%bs: {t}):
-      %i = hlo.get_tuple_element %bs[0] : {t}
-      %out = hlo.get_tuple_element %bs[1] : {t}
-      %j = hlo.get_tuple_element %bs[2] : {t}
-      %one = hlo.constant dense<1> : tensor<i32>
-      %i1 = hlo.add %i, %one : tensor<i32>
-      %jone = hlo.constant dense<1> : tensor<i8>
-      %j1 = hlo.add %j, %jone : tensor<i8>
-      %fl = hlo.convert %i : tensor<i32> -> tensor<f32>
-      %local = hlo.reshape %fl : (tensor<f32>) -> tensor<1xf32>
-      %ar = hlo.all_reduce(%local) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {{
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-        %m = hlo.maximum %a, %b : tensor<f32>
-        hlo.return %m : tensor<f32>
-      }} : (tensor<1xf32>) -> tensor<1xf32>
-      %dus = hlo.dynamic_update_slice %out, %ar at [%j] : (tensor<200xf32>, tensor<1xf32>, tensor<i8>) -> tensor<200xf32>
-      %next = hlo.tuple %i1, %dus, %j1 : {t}
-      hlo.return %next : {t}
-    }}
+{loop.text("%init")}
     %r = hlo.get_tuple_element %w[1] : {t}
     func.return %r : tensor<200xf32>
-  }}
-}}"""
+  }}"""
+    text = module_text(function, partitions=8, spmd=True)
     assert _match_all(parse_module(text)) == [
         "dynamic-update-slice index 0 is neither a constant nor an affine function of a loop "
         "counter"

@@ -37,6 +37,7 @@ from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_
 from neuron_cc.testing import assert_equivalent, random_inputs
 from neuron_cc.testing.ir import lit_modules
 from neuron_cc.testing.ir import neuron_context as _context
+from neuron_cc.testing.loop_text import WhileLoop, counted
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 from neuron_cc.transforms.while_loop_all_reduce_code_motion import (
     WhileLoopAllReduceCodeMotionPass,
@@ -492,80 +493,69 @@ def test_no_dead_code_is_left(case: Case, capsys: pytest.CaptureFixture[str]) ->
 
 # --- regression tests of bugs found and fixed ---------------------------------------------------
 
-BUFFER_FLOAT_TO_INT = """
-builtin.module @buffer_float_to_int attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
-  func.func @main(%x: tensor<4xf32>) -> tensor<4xi32> attributes {hlo.entry} {
+_ADD_REGION = """{
+^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  %s = hlo.add %a, %b : tensor<f32>
+  hlo.return %s : tensor<f32>
+}"""
+_BUFFER_FLOAT_TO_INT = WhileLoop(
+    ["tensor<i32>", "tensor<4xi32>", "tensor<4xf32>"],
+    f"""
+%one = hlo.constant dense<1> : tensor<i32>
+%i1 = hlo.add %i, %one : tensor<i32>
+%ar = hlo.all_reduce(%v) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {_ADD_REGION} : (tensor<4xf32>) -> tensor<4xf32>
+%wide = hlo.convert %acc : tensor<4xi32> -> tensor<4xf32>
+%sum = hlo.add %wide, %ar : tensor<4xf32>
+%acc1 = hlo.convert %sum : tensor<4xf32> -> tensor<4xi32>
+""",
+    ["%i1", "%acc1", "%v"],
+    condition=counted(4, counter="%i"),
+    names=["%i", "%acc", "%v"],
+    arguments=("%cs", "%bs"),
+)
+BUFFER_FLOAT_TO_INT = f"""
+builtin.module @buffer_float_to_int attributes {{hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning}} {{
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xi32> attributes {{hlo.entry}} {{
     %c0 = hlo.constant dense<0> : tensor<i32>
     %zi = hlo.constant dense<0> : tensor<4xi32>
-    %init = hlo.tuple %c0, %zi, %x : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>> condition {
-    ^bb0(%cs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>):
-      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-      %n = hlo.constant dense<4> : tensor<i32>
-      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-      hlo.return %lt : tensor<i1>
-    } body {
-    ^bb0(%bs: tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>):
-      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-      %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-      %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %i1 = hlo.add %i, %one : tensor<i32>
-      %ar = hlo.all_reduce(%v) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-        %s = hlo.add %a, %b : tensor<f32>
-        hlo.return %s : tensor<f32>
-      } : (tensor<4xf32>) -> tensor<4xf32>
-      %wide = hlo.convert %acc : tensor<4xi32> -> tensor<4xf32>
-      %sum = hlo.add %wide, %ar : tensor<4xf32>
-      %acc1 = hlo.convert %sum : tensor<4xf32> -> tensor<4xi32>
-      %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-      hlo.return %next : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
-    }
-    %r = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xi32>, tensor<4xf32>>
+    %init = hlo.tuple %c0, %zi, %x : {_BUFFER_FLOAT_TO_INT.type}
+{_BUFFER_FLOAT_TO_INT.text("%init")}
+    %r = hlo.get_tuple_element %w[1] : {_BUFFER_FLOAT_TO_INT.type}
     func.return %r : tensor<4xi32>
-  }
-}
+  }}
+}}
 """
 
-RS_SELECT_ZERO_FIRST_UNSCATTERED = """
-builtin.module @rs_select_zero_first attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
-  func.func @main(%x: tensor<16x4xf32>) -> tensor<16x4xf32> attributes {hlo.entry} {
+_RS_SELECT_ZERO_FIRST = WhileLoop(
+    ["tensor<i32>", "tensor<16x4xf32>", "tensor<16x4xf32>"],
+    f"""
+%one = hlo.constant dense<1> : tensor<i32>
+%i1 = hlo.add %i, %one : tensor<i32>
+%g = hlo.cosine %v : tensor<16x4xf32>
+%rs = hlo.reduce_scatter(%g) dim = 0 replica_groups = [[0], [1], [2], [3], [4], [5], [6], [7]] channel_id = 1 use_global_device_ids {_ADD_REGION} : (tensor<16x4xf32>) -> tensor<16x4xf32>
+%two = hlo.constant dense<2> : tensor<i32>
+%p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
+%pb = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
+%zero = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
+%sel = hlo.select %pb, %zero, %rs : tensor<16x4xi1>, tensor<16x4xf32>
+%acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
+""",
+    ["%i1", "%acc1", "%v"],
+    condition=counted(4, counter="%i"),
+    names=["%i", "%acc", "%v"],
+    arguments=("%cs", "%bs"),
+)
+RS_SELECT_ZERO_FIRST_UNSCATTERED = f"""
+builtin.module @rs_select_zero_first attributes {{hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning}} {{
+  func.func @main(%x: tensor<16x4xf32>) -> tensor<16x4xf32> attributes {{hlo.entry}} {{
     %c0 = hlo.constant dense<0> : tensor<i32>
     %zb = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-    %init = hlo.tuple %c0, %zb, %x : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>> condition {
-    ^bb0(%cs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
-      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-      %n = hlo.constant dense<4> : tensor<i32>
-      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-      hlo.return %lt : tensor<i1>
-    } body {
-    ^bb0(%bs: tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>):
-      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-      %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-      %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-      %one = hlo.constant dense<1> : tensor<i32>
-      %i1 = hlo.add %i, %one : tensor<i32>
-      %g = hlo.cosine %v : tensor<16x4xf32>
-      %rs = hlo.reduce_scatter(%g) dim = 0 replica_groups = [[0], [1], [2], [3], [4], [5], [6], [7]] channel_id = 1 use_global_device_ids {
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-        %s = hlo.add %a, %b : tensor<f32>
-        hlo.return %s : tensor<f32>
-      } : (tensor<16x4xf32>) -> tensor<16x4xf32>
-      %two = hlo.constant dense<2> : tensor<i32>
-      %p = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
-      %pb = hlo.broadcast %p, dims = [] : (tensor<i1>) -> tensor<16x4xi1>
-      %zero = hlo.constant dense<0.000000e+00> : tensor<16x4xf32>
-      %sel = hlo.select %pb, %zero, %rs : tensor<16x4xi1>, tensor<16x4xf32>
-      %acc1 = hlo.add %acc, %sel : tensor<16x4xf32>
-      %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-      hlo.return %next : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
-    }
-    %r = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<16x4xf32>, tensor<16x4xf32>>
+    %init = hlo.tuple %c0, %zb, %x : {_RS_SELECT_ZERO_FIRST.type}
+{_RS_SELECT_ZERO_FIRST.text("%init")}
+    %r = hlo.get_tuple_element %w[1] : {_RS_SELECT_ZERO_FIRST.type}
     func.return %r : tensor<16x4xf32>
-  }
-}
+  }}
+}}
 """
 
 

@@ -111,25 +111,35 @@ def _skip_if_rejected(report: Report) -> None:
         pytest.skip(f"XLA does not run it (counted): {', '.join(report.rejected)}")
 
 
-@pytest.mark.parametrize("seed", _seeds(RUN_FINDINGS))
-def test_neuron_run_matches_xla(seed: int, outcome: Outcome) -> None:
-    report = outcome.reports[seed]
+def _check_original(report: Report) -> None:
+    """neuron-run agreed with XLA on the program as written (skip if XLA rejects it)."""
     failures = _failures(report, original=True)
     assert not failures, "\n".join(failures)
     _skip_if_rejected(report)
     assert report.agreed[ORIGINAL] == 1
 
 
-@pytest.mark.parametrize("seed", _seeds(PASS_FINDINGS))
-def test_passes_keep_xla_results(seed: int, outcome: Outcome) -> None:
-    report = outcome.reports[seed]
+def _check_passes(report: Report) -> None:
+    """No pass configuration changed XLA's results, and every one was compared, found the
+    program unchanged or refused it (skip if XLA rejects the program)."""
     failures = _failures(report, original=False)
     assert not failures, "\n".join(failures)
     _skip_if_rejected(report)
-    # Every configuration was compared, found the program unchanged or refused it.
     compared = sum(report.agreed.values()) - report.agreed[ORIGINAL]
     accounted = compared + sum(report.unchanged.values()) + sum(report.refusals.values())
     assert accounted == len(PASS_CONFIGS)
+
+
+@pytest.mark.parametrize("seed", _seeds(RUN_FINDINGS))
+def test_neuron_run_matches_xla(seed: int, outcome: Outcome) -> None:
+    report = outcome.reports[seed]
+    _check_original(report)
+
+
+@pytest.mark.parametrize("seed", _seeds(PASS_FINDINGS))
+def test_passes_keep_xla_results(seed: int, outcome: Outcome) -> None:
+    report = outcome.reports[seed]
+    _check_passes(report)
 
 
 @pytest.mark.parametrize("seed", sorted(XLA_BUG_SEEDS))
@@ -145,21 +155,13 @@ CORPUS_CASES = [p.parent.name for p in CORPUS_PROGRAMS]
 @pytest.mark.parametrize("case", CORPUS_CASES)
 def test_corpus_neuron_run_matches_xla(case: str, outcome: Outcome) -> None:
     report = outcome.corpus[case]
-    failures = _failures(report, original=True)
-    assert not failures, "\n".join(failures)
-    _skip_if_rejected(report)
-    assert report.agreed[ORIGINAL] == 1
+    _check_original(report)
 
 
 @pytest.mark.parametrize("case", CORPUS_CASES)
 def test_corpus_passes_keep_xla_results(case: str, outcome: Outcome) -> None:
     report = outcome.corpus[case]
-    failures = _failures(report, original=False)
-    assert not failures, "\n".join(failures)
-    _skip_if_rejected(report)
-    compared = sum(report.agreed.values()) - report.agreed[ORIGINAL]
-    accounted = compared + sum(report.unchanged.values()) + sum(report.refusals.values())
-    assert accounted == len(PASS_CONFIGS)
+    _check_passes(report)
 
 
 @pytest.mark.parametrize(

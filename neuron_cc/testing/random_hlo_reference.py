@@ -12,7 +12,7 @@ device and must get the same answer everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -53,43 +53,48 @@ def _reduce_groups(ev: Evaluator, instr: Instr, idx: Array, x: Array, dtype: str
     return finish(reduced.astype(np.float64), dtype) if promote else reduced
 
 
-def _all_reduce(ev: Evaluator, instr: Instr, xs: list[Any], promote: bool) -> Any:
+Fill = Callable[[Array, Array, Array, Any], None]
+
+
+def _grouped(ev: Evaluator, instr: Instr, xs: list[Any], fill: Fill) -> Any:
+    """The result of a collective, leaf by leaf: `fill(out, idx, x, leaf_type)` writes the
+    result of every group of one size (`idx`: one row of device ids per group) into `out`."""
     groups = device_groups_of(ev, instr)
     leaves: list[Array] = []
     for x, t in zip(xs, instr.type.leaves, strict=True):
-        out = np.empty_like(x)
+        out = np.empty((ev.devices, *t.shape), dtype=x.dtype)
         for idx in _by_size(groups):
-            out[idx] = _reduce_groups(ev, instr, idx, x, t.dtype)[:, None]
+            fill(out, idx, x, t)
         leaves.append(out)
     return _pack(instr, leaves)
+
+
+def _all_reduce(ev: Evaluator, instr: Instr, xs: list[Any], promote: bool) -> Any:
+    def fill(out: Array, idx: Array, x: Array, t: Any) -> None:
+        out[idx] = _reduce_groups(ev, instr, idx, x, t.dtype)[:, None]
+
+    return _grouped(ev, instr, xs, fill)
 
 
 def _reduce_scatter(ev: Evaluator, instr: Instr, xs: list[Any], promote: bool) -> Any:
-    groups = device_groups_of(ev, instr)
     (dim,) = int_list(instr.attrs["dimensions"])
-    leaves: list[Array] = []
-    for x, t in zip(xs, instr.type.leaves, strict=True):
-        out = np.empty((ev.devices, *t.shape), dtype=x.dtype)
-        for idx in _by_size(groups):
-            chunks = np.split(_reduce_groups(ev, instr, idx, x, t.dtype), idx.shape[1], dim + 1)
-            for k, chunk in enumerate(chunks):
-                out[idx[:, k]] = chunk
-        leaves.append(out)
-    return _pack(instr, leaves)
+
+    def fill(out: Array, idx: Array, x: Array, t: Any) -> None:
+        chunks = np.split(_reduce_groups(ev, instr, idx, x, t.dtype), idx.shape[1], dim + 1)
+        for k, chunk in enumerate(chunks):
+            out[idx[:, k]] = chunk
+
+    return _grouped(ev, instr, xs, fill)
 
 
 def _all_gather(ev: Evaluator, instr: Instr, xs: list[Any], promote: bool) -> Any:
-    groups = device_groups_of(ev, instr)
     (dim,) = int_list(instr.attrs["dimensions"])
-    leaves: list[Array] = []
-    for x, t in zip(xs, instr.type.leaves, strict=True):
-        out = np.empty((ev.devices, *t.shape), dtype=x.dtype)
-        for idx in _by_size(groups):
-            stacked = x[idx]
-            gathered = np.concatenate([stacked[:, k] for k in range(idx.shape[1])], dim + 1)
-            out[idx] = gathered[:, None]
-        leaves.append(out)
-    return _pack(instr, leaves)
+
+    def fill(out: Array, idx: Array, x: Array, t: Any) -> None:
+        stacked = x[idx]
+        out[idx] = np.concatenate([stacked[:, k] for k in range(idx.shape[1])], dim + 1)[:, None]
+
+    return _grouped(ev, instr, xs, fill)
 
 
 def _all_to_all(ev: Evaluator, instr: Instr, xs: list[Any], promote: bool) -> Any:
