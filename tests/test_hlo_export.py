@@ -369,26 +369,38 @@ StackFrames
   ROOT %s2_ = f32[] multiply(%s, %two)
 }
 
-%region_1 (t: f32[4]) -> f32[4] {
+%region_1 (u: f32[], v: f32[]) -> f32[] {
+  %u = f32[] parameter(0)
+  %v = f32[] parameter(1)
+  %w = f32[] add(%u, %v)
+  %two.1 = f32[] constant(2)
+  ROOT %w2 = f32[] multiply(%w, %two.1)
+}
+
+%region_2 (t: f32[4]) -> f32[4] {
   ROOT %t = f32[4]{0} parameter(0)
 }
 
-%region_2 (f: f32[4]) -> f32[4] {
+%region_3 (f: f32[4]) -> f32[4] {
   %f = f32[4]{0} parameter(0)
   ROOT %n = f32[4]{0} negate(%f)
 }
 
-%region_3 (b1: f32[4]) -> f32[4] {
+%region_4 (b0: f32[4]) -> f32[4] {
+  ROOT %b0 = f32[4]{0} parameter(0)
+}
+
+%region_5 (b1: f32[4]) -> f32[4] {
   %b1 = f32[4]{0} parameter(0)
   ROOT %e = f32[4]{0} exponential(%b1)
 }
 
-%region_4 (b2: f32[4]) -> f32[4] {
+%region_6 (b2: f32[4]) -> f32[4] {
   %b2 = f32[4]{0} parameter(0)
   ROOT %l = f32[4]{0} log(%b2)
 }
 
-%region_5 (l.1: s32[], rr: s32[]) -> pred[] {
+%region_7 (l.1: s32[], rr: s32[]) -> pred[] {
   %l.1 = s32[] parameter(0)
   %rr = s32[] parameter(1)
   ROOT %lt = pred[] compare(%l.1, %rr), direction=LT
@@ -402,13 +414,13 @@ ENTRY %main (x: f32[4], k: s32[8], idx: s32[], tok: token[]) -> (f32[4], s32[8])
   %add.1 = f32[4]{0} call(%x, %x), to_apply=%add
   %add.2 = f32[4]{0} fusion(%add.1, %x), kind=kLoop, calls=%add, metadata={op_name="fused" stack_frame_id=1}
   %cc = f32[4]{0} custom-call(%add.2), custom_call_target="Sharding", custom_call_has_side_effect=true, backend_config="{\"key\": \"a \\\"b\\\"\"}\n", api_version=API_VERSION_TYPED_FFI, sharding={replicated}
-  %two.1 = f32[] constant(2)
+  %two.2 = f32[] constant(2)
   %r = f32[4]{0} all-reduce(%cc), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=%region_0
-  %r2 = f32[4]{0} all-reduce(%r), channel_id=2, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=%region_0
+  %r2 = f32[4]{0} all-reduce(%r), channel_id=2, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=%region_1
   %pred_ = pred[] compare(%idx, %idx), direction=GT
-  %c = f32[4]{0} conditional(%pred_, %r2, %x), true_computation=%region_1, false_computation=%region_2
-  %c3 = f32[4]{0} conditional(%idx, %x, %x, %x), branch_computations={%region_1, %region_3, %region_4}
-  %sorted = s32[8]{0} sort(%k), dimensions={0}, is_stable=true, to_apply=%region_5
+  %c = f32[4]{0} conditional(%pred_, %r2, %x), true_computation=%region_2, false_computation=%region_3
+  %c3 = f32[4]{0} conditional(%idx, %x, %x, %x), branch_computations={%region_4, %region_5, %region_6}
+  %sorted = s32[8]{0} sort(%k), dimensions={0}, is_stable=true, to_apply=%region_7
   %snd = (f32[4]{0}, u32[], token[]) send(%x, %tok), channel_id=3
   %sd = token[] send-done(%snd), channel_id=3
   %rcv = (f32[4]{0}, u32[], token[]) recv(%sd), channel_id=4, is_host_transfer=true
@@ -465,9 +477,9 @@ builtin.module @dedupe attributes {hlo.num_replicas = 2 : i64} {
       hlo.return %s : tensor<f32>
     } : (tensor<4xf32>) -> tensor<4xf32>
     %b = hlo.all_reduce(%a) replica_groups = [[0, 1]] {
-    ^bb0(%l: tensor<f32>, %r: tensor<f32>):
-      %t = hlo.add %l, %r : tensor<f32>
-      hlo.return %t : tensor<f32>
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = hlo.add %p, %q : tensor<f32>
+      hlo.return %s : tensor<f32>
     } : (tensor<4xf32>) -> tensor<4xf32>
     %c = hlo.all_reduce(%b) replica_groups = [[0, 1]] {
     ^bb0(%l: tensor<f32>, %r: tensor<f32>):
@@ -683,9 +695,9 @@ def test_cases_cover_every_op() -> None:
     assert set(OPCODES) <= used
 
 
-def test_region_dedupe_ignores_value_names_only() -> None:
+def test_region_dedupe_needs_the_same_body_and_names() -> None:
     text = export(SRC_DEDUPE)
-    # %a and %b reduce with the same body under other value names; %c swaps the operands.
+    # %a and %b reduce with the same body under the same names; %c swaps the operands.
     assert re.findall(r"^%(region_\d+) ", text, re.MULTILINE) == ["region_0", "region_1"]
     assert text.count("to_apply=%region_0") == 2
     assert text.count("to_apply=%region_1") == 1
@@ -696,3 +708,19 @@ def test_captured_constant_is_cloned_into_the_region() -> None:
     region = text.split("%region_0 ")[1].split("}\n")[0]
     assert "%two = f32[] constant(2)" in region
     assert "%two.1 = f32[] constant(2)" in text
+
+
+def test_regions_named_apart_keep_their_names() -> None:
+    """Two reducers with the same body under other names stay two computations, so an
+    imported module's instruction names survive export (issue 17)."""
+    first = "%p: tensor<f32>, %q: tensor<f32>):\n      %s = hlo.add %p, %q : tensor<f32>\n      hlo.return %s"
+    other = "%u: tensor<f32>, %v: tensor<f32>):\n      %w = hlo.add %u, %v : tensor<f32>\n      hlo.return %w"
+    assert first in SRC_DEDUPE
+    text = export(SRC_DEDUPE.replace(first, other, 1))
+    assert re.findall(r"^%(region_\d+) ", text, re.MULTILINE) == [
+        "region_0",
+        "region_1",
+        "region_2",
+    ]
+    assert "ROOT %w = f32[] add(%u, %v)" in text
+    assert "ROOT %s = f32[] add(%p, %q)" in text

@@ -12,7 +12,6 @@ all_to_all (n-1)/n*B, permute / broadcast / send B.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ from neuron_cc.dialects.hlo.collectives import (
     CollectiveOp,
     ReduceScatterOp,
 )
+from neuron_cc.dialects.hlo.frontend_attributes import SEND_RECV_PAIRS, send_recv_pairs
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
     RecvDoneOp,
@@ -49,7 +49,6 @@ from neuron_cc.interpreter.values import (
 )
 
 Array = np.ndarray[Any, Any]
-_PAIRS = re.compile(r"_xla_send_recv_source_target_pairs\s*=\s*\"?(\{(?:\{[0-9, ]*\},?\s*)*\})")
 
 
 def groups_of(op: CollectiveOp, state: SpmdState) -> list[list[int]]:
@@ -365,17 +364,13 @@ def _check_recv(op: RecvOp, sender: Operation | None, data: Any) -> None:
 
 
 def _send_recv_pairs(op: Operation) -> list[tuple[int, int]]:
-    direct = op.attributes.get("_xla_send_recv_source_target_pairs")
-    if direct is not None:
-        text = "_xla_send_recv_source_target_pairs=" + str(getattr(direct, "data", ""))
-    else:
-        raw = op.attributes.get("xla.frontend_attributes")
-        text = getattr(raw, "data", "") if raw is not None else ""
-    m = _PAIRS.search(text)
-    if m is None:
+    channel = getattr(op, "channel_id").value.data
+    try:
+        pairs = send_recv_pairs(op)
+    except ValueError as e:
+        raise InterpretationError(f"'{op.name}' on channel {channel}: {e}", op) from None
+    if pairs is None:
         raise InterpretationError(
-            f"'{op.name}' on channel {getattr(op, 'channel_id').value.data} has no "
-            "_xla_send_recv_source_target_pairs frontend attribute"
+            f"'{op.name}' on channel {channel} has no {SEND_RECV_PAIRS} frontend attribute", op
         )
-    pairs = re.findall(r"\{\s*([0-9]+)\s*,\s*([0-9]+)\s*\}", m.group(1))
-    return [(int(a), int(b)) for a, b in pairs]
+    return pairs

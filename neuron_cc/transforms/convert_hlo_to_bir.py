@@ -133,6 +133,11 @@ from neuron_cc.dialects.hlo.collectives import (
     ReduceScatterOp,
 )
 from neuron_cc.dialects.hlo.control_flow import CustomCallOp, GetTupleElementOp, TupleOp
+from neuron_cc.dialects.hlo.frontend_attributes import (
+    SEND_RECV_PAIRS,
+    frontend_attributes,
+    send_recv_pairs,
+)
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
     PartitionIdOp,
@@ -152,9 +157,6 @@ _ALU = {
     "hlo.maximum": AluOpType.max,
     "hlo.minimum": AluOpType.min,
 }
-_PAIRS_KEY = "_xla_send_recv_source_target_pairs"
-_FRONTEND = "xla.frontend_attributes"
-_ITEM = re.compile(r'([A-Za-z_][\w.]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,}\s]*))')
 _FALSE = ("false", "0")
 Geometry = tuple[int | None, int]
 """(collective dimension or None for row-major, group size) of a buffer's access pattern."""
@@ -169,22 +171,17 @@ def _fail(op: Operation, message: str) -> PassFailedException:
 # --- frontend attributes -------------------------------------------------------------------
 
 
-def frontend_attributes(op: Operation) -> dict[str, str]:
-    """The `xla.frontend_attributes` string `{k="v",k2=v2}` of `op` as a dict."""
-    raw = op.attributes.get(_FRONTEND)
-    if not isinstance(raw, StringAttr):
-        return {}
-    items: dict[str, str] = {}
-    for m in _ITEM.finditer(raw.data):
-        value = m.group(2) if m.group(2) is not None else m.group(3)
-        items[m.group(1)] = value.replace('\\"', '"')
-    return items
+def _frontend(op: Operation) -> dict[str, str]:
+    try:
+        return frontend_attributes(op)
+    except ValueError as e:
+        raise _fail(op, str(e)) from None
 
 
 def _flag(op: Operation, key: str, discardable: str) -> bool:
     if discardable in op.attributes:
         return True
-    value = frontend_attributes(op).get(key)
+    value = _frontend(op).get(key)
     return value is not None and value.strip().lower() not in _FALSE
 
 
@@ -204,7 +201,7 @@ def is_local(op: Operation) -> bool:
 
 def _copied_fields(op: Operation) -> tuple[Attribute | None, Attribute | None]:
     """(dma_qos, unique_tensors_type) of the hlo op, when present."""
-    front = frontend_attributes(op)
+    front = _frontend(op)
     qos: Attribute | None = op.attributes.get("dma_qos")
     if qos is None and front.get("dma_qos", "").lstrip("-").isdigit():
         qos = IntegerAttr(int(front["dma_qos"]), 64)
@@ -461,23 +458,19 @@ def _replace_result(op: Operation, new: Operation) -> Plan:
 # --- send / recv ---------------------------------------------------------------------------
 
 
-def send_recv_pairs(op: Operation) -> list[tuple[int, int]]:
-    """The `_xla_send_recv_source_target_pairs` of a send/recv: `{{0,1},{1,2}}`."""
-    direct = op.attributes.get(_PAIRS_KEY)
-    text = (
-        direct.data if isinstance(direct, StringAttr) else frontend_attributes(op).get(_PAIRS_KEY)
-    )
-    if text is None:
-        raise _fail(op, f"'{op.name}' has no {_PAIRS_KEY} frontend attribute")
-    pairs = re.findall(r"\{\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\}", text)
-    if not pairs and text.strip() not in ("{}", ""):
-        raise _fail(op, f"malformed {_PAIRS_KEY} '{text}' (expected {{{{0,1}},{{1,2}}}})")
-    return [(int(a), int(b)) for a, b in pairs]
+def _send_recv_pairs(op: Operation) -> list[tuple[int, int]]:
+    try:
+        pairs = send_recv_pairs(op)
+    except ValueError as e:
+        raise _fail(op, str(e)) from None
+    if pairs is None:
+        raise _fail(op, f"'{op.name}' has no {SEND_RECV_PAIRS} frontend attribute")
+    return pairs
 
 
 def _peer_table(op: SendOp | RecvOp, receiving: bool) -> DimensionsAttr:
     r, p = device_counts(op)
-    pairs = _flatten_pairs(send_recv_pairs(op), True, r, p)
+    pairs = _flatten_pairs(_send_recv_pairs(op), True, r, p)
     send_to, recv_from = _peer_tables(op, pairs, r * p)
     return DimensionsAttr(tuple(recv_from if receiving else send_to))
 

@@ -33,8 +33,8 @@ Anything XLA cannot express (ops of other dialects, captured values other than c
 multi-block regions, ...) raises `ExportError`.
 
 Implementation: each computation is first printed as a template in which values are written
-`\\0<local index>\\0`; the template is the deduplication key of regions, and the final text
-substitutes module-unique names once. Everything is linear in the module size.
+`\\0<local index>\\0`; the template with the instructions' base names is the deduplication key
+of regions, and the final text substitutes module-unique names once. Everything is linear in the module size.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ from neuron_cc.translate.hlo_text.export_text import (
     window_text,
     xla_attrs,
 )
+from neuron_cc.translate.hlo_text.names import hlo_name_of
 from neuron_cc.translate.hlo_text.shapes import (
     API_VERSIONS,
     ShapeError,
@@ -130,7 +131,7 @@ class _Builder:
         self.op_name = what
         self.root = -1
         self.by_hint: dict[str, int] = {}
-        """SSA name hint -> local index (for attributes that name instructions)."""
+        """HLO name of an SSA name hint -> local index (for attributes that name instructions)."""
 
     def define(self, value: SSAValue | None, base: str, shapes: tuple[str, str], rhs: str) -> int:
         """Add the instruction `%value = <shape> <rhs>` and return its local index."""
@@ -139,8 +140,9 @@ class _Builder:
             self.index[value] = i
             hint = value.name_hint
             if hint is not None:
-                base = sanitize_name(hint)
-                self.by_hint[hint] = i
+                name = hlo_name_of(hint)
+                base = sanitize_name(name)
+                self.by_hint[name] = i
         self.bases.append(base)
         self.shapes.append(shapes)
         self.lines.append(f"  %\0{i}\0 = {shapes[0]} {rhs}")
@@ -320,10 +322,13 @@ class _Exporter:
         builder.add_params(block, None)
         results = builder.emit_block(block, control_flow.ReturnOp)
         template = builder.finish(results)
-        name = self.regions.get(template)
+        # Regions that are the same computation under the same names share one; regions whose
+        # instructions are named apart (each imported reducer) keep their own, and so their names.
+        key = template + "\0" + "\0".join(builder.bases)
+        name = self.regions.get(key)
         if name is None:
             name = self.computation_names.unique(f"region_{len(self.regions)}")
-            self.regions[template] = name
+            self.regions[key] = name
             self.finalize(builder, template, name, entry=False)
         return name
 

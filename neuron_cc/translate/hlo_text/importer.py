@@ -60,12 +60,15 @@ from neuron_cc.translate.hlo_text.builders import (
 )
 from neuron_cc.translate.hlo_text.lexer import HloParseError
 from neuron_cc.translate.hlo_text.literals import LiteralSyntaxError, parse_literal
+from neuron_cc.translate.hlo_text.names import hint_of
 from neuron_cc.translate.hlo_text.parser import (
+    INFERRED,
     Computation,
     HloModuleRecord,
     HloTextParser,
     Instruction,
 )
+from neuron_cc.translate.hlo_text.shape_inference import infer_shape
 from neuron_cc.translate.hlo_text.shapes import ShapeError, shape_text
 from neuron_cc.translate.hlo_text.values import (
     RESULT_ACCURACY_OPCODES,
@@ -309,7 +312,7 @@ class _Importer:
         block = Block(arg_types=[params[i].type for i in range(len(params))])
         values: dict[str, SSAValue] = {}
         for i, arg in enumerate(block.args):
-            arg.name_hint = params[i].name
+            arg.name_hint = hint_of(params[i].name)
             values[params[i].name] = arg
         ops: list[Operation] = []
         # A variadic reducer's ROOT tuple becomes the region's several returned values.
@@ -338,8 +341,6 @@ class _Importer:
         ops: list[Operation],
     ) -> SSAValue:
         if isinstance(operand, Instruction):
-            if operand.opcode == "parameter":
-                raise HloParseError("inline parameter operands are not supported", operand.pos)
             op = self.instruction(operand, values, ops)
             ops.append(op)
             operand = operand.name
@@ -372,6 +373,8 @@ class _Importer:
     ) -> Operation:
         operands = self.checked_operands(inst, values, ops)
         try:
+            if inst.type is INFERRED:
+                inst.type = infer_shape(inst.opcode, [v.type for v in operands], inst.attrs)
             op = self.build(inst, operands)
         except LiteralSyntaxError as e:
             raise HloParseError(
@@ -381,7 +384,7 @@ class _Importer:
             raise HloParseError(f"{inst.opcode} '%{inst.name}': {e}", inst.pos) from None
         self.positions[op] = inst.pos
         if op.results:
-            op.results[0].name_hint = inst.name
+            op.results[0].name_hint = hint_of(inst.name)
             values[inst.name] = op.results[0]
         return op
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
+    NoneAttr,
     TensorType,
 )
 from xdsl.ir import Attribute
@@ -29,6 +30,10 @@ _ARRAY_SHAPE = re.compile(
 # calls); anything else (comments, newlines, old-style typed or inline operands, errors) takes
 # the general cursor path, which owns every error message.
 _ID = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_SHAPELESS = re.compile(r"[A-Za-z][\w-]*\(")
+"""An opcode right after `name =`: the instruction has no result shape (XLA infers it)."""
+INFERRED = NoneAttr()
+"""`Instruction.type` of an instruction written without a shape, until the importer infers it."""
 _INST_HEAD = re.compile(rf"%?({_ID})[ \t]*=")
 _SIMPLE_OPERANDS = re.compile(rf"[ \t]*\(((?:[ \t]*%{_ID}[ \t]*,)*[ \t]*%{_ID}[ \t]*)?\)")
 _ATTR_KEY = re.compile(rf"[ \t]*,[ \t]*({_ID})[ \t]*=")
@@ -235,7 +240,7 @@ class HloTextParser:
         if not instructions:
             c.error(f"computation '{name}' is empty", pos)
         comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
-        if result is not None and result != comp.root.type:
+        if result is not None and comp.root.type is not INFERRED and result != comp.root.type:
             c.error(
                 f"ROOT '{comp.root.name}' of computation '{name}' does not have the result shape "
                 "of the computation's signature",
@@ -245,13 +250,32 @@ class HloTextParser:
         return comp
 
     def _collect_parameters(self, comp: Computation) -> None:
+        """Number the computation's parameters, including inline ones (`add(f32[]
+        parameter(0), ...)`, as XLA's tests write reducers): an inline parameter becomes a
+        parameter of the computation and its user refers to it by name."""
         c = self.c
+
+        def register(inst: Instruction) -> None:
+            number = _parameter_number(c, inst)
+            if number in comp.params:
+                c.error(f"parameter {number} is defined twice in '{comp.name}'", inst.pos)
+            comp.params[number] = inst
+
         for inst in comp.instructions:
             if inst.opcode == "parameter":
-                number = _parameter_number(c, inst)
-                if number in comp.params:
-                    c.error(f"parameter {number} is defined twice in '{comp.name}'", inst.pos)
-                comp.params[number] = inst
+                register(inst)
+                continue
+            users = [inst]
+            while users:  # inline operands nest arbitrarily deep: no recursion
+                user = users.pop()
+                for k, operand in enumerate(user.operands):
+                    if not isinstance(operand, Instruction):
+                        continue
+                    if operand.opcode == "parameter":
+                        register(operand)
+                        user.operands[k] = operand.name
+                    else:
+                        users.append(operand)
         if sorted(comp.params) != list(range(len(comp.params))):
             c.error(
                 f"parameters of '{comp.name}' are not numbered 0..{len(comp.params) - 1}", comp.pos
@@ -289,7 +313,10 @@ class HloTextParser:
         c = self.c
         c.skip()
         shape_start = c.pos
-        t, custom = self.shapes.shape()
+        if _SHAPELESS.match(c.text, c.pos):
+            t, custom = INFERRED, False
+        else:
+            t, custom = self.shapes.shape()
         shape_text = c.text[shape_start : c.pos] if custom else None
         opcode = c.name("an opcode")
         inst = Instruction(name, t, opcode, [], {}, pos, shape_text)
