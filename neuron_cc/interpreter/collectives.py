@@ -19,8 +19,11 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
+from neuron_cc.dialects.hlo.async_ops import CollectivePermuteStartOp
 from neuron_cc.dialects.hlo.collectives import (
+    AllGatherBase,
     AllGatherOp,
+    AllReduceBase,
     AllReduceOp,
     AllToAllOp,
     CollectiveBroadcastOp,
@@ -138,12 +141,7 @@ class HloCollectiveFunctions(InterpreterFunctions):
     def run_all_reduce(
         self, interpreter: Interpreter, op: AllReduceOp, args: PythonValues
     ) -> PythonValues:
-        state = spmd_state(interpreter)
-        table = MemberTable(groups_of(op, state), state.num_devices)
-        results = _group_reduce(interpreter, op, table, args)
-        n = table.size
-        state.record("all-reduce", 2 * (n - 1) / n * _bytes(op) if n else 0)
-        return _pack(op, results)
+        return _pack(op, all_reduce_values(interpreter, op, args))
 
     @impl(ReduceScatterOp)
     def run_reduce_scatter(
@@ -164,15 +162,7 @@ class HloCollectiveFunctions(InterpreterFunctions):
     def run_all_gather(
         self, interpreter: Interpreter, op: AllGatherOp, args: PythonValues
     ) -> PythonValues:
-        state = spmd_state(interpreter)
-        table = MemberTable(groups_of(op, state), state.num_devices)
-        n = table.uniform_size(op)
-        dim = op.all_gather_dimension.value.data + 1
-        results = [
-            np.concatenate([x[table.sources(k)[0]] for k in range(n)], axis=dim) for x in args
-        ]
-        state.record("all-gather", (n - 1) / n * type_bytes(op.result.type))
-        return _pack(op, results)
+        return _pack(op, all_gather_values(interpreter, op, args))
 
     @impl(AllToAllOp)
     def run_all_to_all(
@@ -216,11 +206,7 @@ class HloCollectiveFunctions(InterpreterFunctions):
     def run_collective_permute(
         self, interpreter: Interpreter, op: CollectivePermuteOp, args: PythonValues
     ) -> PythonValues:
-        state = spmd_state(interpreter)
-        pairs = op.source_target_pairs.data
-        result = _route(state, pairs, op.channel_id is not None, args[0], op)
-        state.record("collective-permute", _bytes(op))
-        return (result,)
+        return (permuted_value(interpreter, op, args),)
 
     @impl(SendOp)
     def run_send(self, interpreter: Interpreter, op: SendOp, args: PythonValues) -> PythonValues:
@@ -280,9 +266,41 @@ def _take(state: SpmdState, recv: RecvOp, at: Operation) -> Array:
     return data
 
 
+def all_reduce_values(interpreter: Interpreter, op: AllReduceBase, args: PythonValues) -> list[Any]:
+    """Per operand, the all-reduced value (all_reduce and all_reduce_start)."""
+    state = spmd_state(interpreter)
+    table = MemberTable(groups_of(op, state), state.num_devices)
+    results = _group_reduce(interpreter, op, table, args)
+    n = table.size
+    state.record("all-reduce", 2 * (n - 1) / n * _bytes(op) if n else 0)
+    return results
+
+
+def all_gather_values(interpreter: Interpreter, op: AllGatherBase, args: PythonValues) -> list[Any]:
+    """Per operand, the gathered value (all_gather and all_gather_start)."""
+    state = spmd_state(interpreter)
+    table = MemberTable(groups_of(op, state), state.num_devices)
+    n = table.uniform_size(op)
+    dim = op.all_gather_dimension.value.data + 1
+    results = [np.concatenate([x[table.sources(k)[0]] for k in range(n)], axis=dim) for x in args]
+    state.record("all-gather", (n - 1) / n * sum(type_bytes(r.type) for r in op.operands) * n)
+    return results
+
+
+def permuted_value(
+    interpreter: Interpreter, op: CollectivePermuteOp | CollectivePermuteStartOp, args: PythonValues
+) -> Array:
+    """The permuted operand (collective_permute and collective_permute_start)."""
+    state = spmd_state(interpreter)
+    pairs = op.source_target_pairs.data
+    result = _route(state, pairs, op.channel_id is not None, args[0], op)
+    state.record("collective-permute", type_bytes(op.operand.type))
+    return result
+
+
 def _group_reduce(
     interpreter: Interpreter,
-    op: AllReduceOp | ReduceScatterOp,
+    op: AllReduceBase | ReduceScatterOp,
     table: MemberTable,
     args: PythonValues,
 ) -> list[Array]:

@@ -54,6 +54,7 @@ class RunResult:
 
 
 def _function_tables() -> list[InterpreterFunctions]:
+    from neuron_cc.interpreter.async_ops import HloAsyncFunctions
     from neuron_cc.interpreter.bir import HloBirFunctions
     from neuron_cc.interpreter.collectives import HloCollectiveFunctions
     from neuron_cc.interpreter.computation import HloComputationFunctions
@@ -65,6 +66,7 @@ def _function_tables() -> list[InterpreterFunctions]:
         FuncFunctions(),
         HloControlFlowFunctions(),
         HloCollectiveFunctions(),
+        HloAsyncFunctions(),
         HloElementwiseFunctions(),
         HloDataMovementFunctions(),
         HloComputationFunctions(),

@@ -18,6 +18,7 @@ PassConfig = tuple[str, dict[str, Any]]
 
 PASS_CONFIGS: list[PassConfig] = [
     ("hlo-dce", {}),
+    ("hlo-sync-collectives", {}),
     ("decompose-cc-ops", {}),
     ("decompose-cc-ops", {"all_computations": True}),
     ("legalize-cpu-cc-ops", {}),

@@ -203,8 +203,13 @@ def _check_defined_before_use(
                 )
 
 
+_CALL_KEYS = {"hlo.call": "callee", "hlo.async_start": "calls"}
+"""Ops that call a function, and the property naming it."""
+
+
 def _call_graph(module: ModuleOp) -> dict[str, list[tuple[Operation, str]]]:
-    """Function name -> its hlo.call ops and their callees (in program order)."""
+    """Function name -> its hlo.call / hlo.async_start ops and their callees (in program
+    order)."""
     from xdsl.dialects.builtin import SymbolRefAttr
     from xdsl.dialects.func import FuncOp
 
@@ -213,7 +218,8 @@ def _call_graph(module: ModuleOp) -> dict[str, list[tuple[Operation, str]]]:
         if isinstance(func, FuncOp):
             edges = calls.setdefault(func.sym_name.data, [])
             for op in func.walk():
-                callee = op.properties.get("callee") if op.name == "hlo.call" else None
+                key = _CALL_KEYS.get(op.name)
+                callee = op.properties.get(key) if key is not None else None
                 if isinstance(callee, SymbolRefAttr):
                     edges.append((op, callee.root_reference.data))
     return calls

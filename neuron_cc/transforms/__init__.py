@@ -7,6 +7,7 @@ from xdsl.passes import ModulePass
 
 _PASSES = {
     "hlo-dce": ("hlo_dce", "HloDcePass"),
+    "hlo-sync-collectives": ("hlo_sync_collectives", "HloSyncCollectivesPass"),
     "decompose-cc-ops": ("decompose_cc_ops", "DecomposeCcOpsPass"),
     "legalize-cpu-cc-ops": ("legalize_cpu_cc_ops", "LegalizeCpuCcOpsPass"),
     "legalize-ccops-for-tensorizer": (

@@ -1,6 +1,7 @@
 """neuron-default-pipeline: the named default pipeline of the while-loop collective passes.
 
-Runs, in order:
+Runs `hlo-sync-collectives` (asynchronous start/done pairs become the synchronous collectives,
+so every pass below sees them), then, in order:
 `neuron-while-loop-all-reduce-code-motion{enable-reduce-scatter=true run-setup-passes=true}`,
 `neuron-move-reduce-scatter-while-loop`, `neuron-move-all-gather-while-loop`, and repeats the
 three until a round moves nothing (a fixed point, so the pipeline is idempotent): one pass may
@@ -27,13 +28,15 @@ from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
 
 @dataclass(frozen=True)
 class NeuronDefaultPipelinePass(ModulePass):
-    """All-reduce sink, reduce-scatter sink and all-gather hoist, in that order."""
+    """Sync the async collectives; all-reduce sink, reduce-scatter sink and all-gather hoist,
+    in that order, to a fixed point."""
 
     name = "neuron-default-pipeline"
 
     remarks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from neuron_cc.transforms.hlo_sync_collectives import HloSyncCollectivesPass
         from neuron_cc.transforms.move_all_gather_while_loop import MoveAllGatherWhileLoopPass
         from neuron_cc.transforms.move_reduce_scatter_while_loop import (
             MoveReduceScatterWhileLoopPass,
@@ -42,6 +45,7 @@ class NeuronDefaultPipelinePass(ModulePass):
             WhileLoopAllReduceCodeMotionPass,
         )
 
+        HloSyncCollectivesPass().apply(ctx, op)
         left = _collectives_in_loops(op)
         remarks = self.remarks
         for round_ in range(1, _MAX_ROUNDS + 1):

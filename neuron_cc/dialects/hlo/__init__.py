@@ -12,6 +12,7 @@ from neuron_cc.dialects import (
     verify_cache,
 )
 from neuron_cc.dialects.hlo import (
+    async_ops,
     attributes,
     collectives,
     computation,
@@ -24,6 +25,7 @@ from neuron_cc.dialects.hlo import (
 
 _OPS = [
     *collectives.OPS,
+    *async_ops.OPS,
     *p2p.OPS,
     *control_flow.OPS,
     *elementwise.OPS,

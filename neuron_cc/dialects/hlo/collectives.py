@@ -194,14 +194,9 @@ def _check_dimension(dim: int, rank: int, what: str) -> None:
         raise VerifyException(f"{what} {dim} is out of range for rank {rank}")
 
 
-@irdl_op_definition
-class AllReduceOp(GlobalIdsCollectiveOp):
-    """Reduce each operand over every group with `to_apply`; every member gets the result.
+class AllReduceBase(GlobalIdsCollectiveOp, ABC):
+    """The operands, properties, region and checks of all_reduce (and all_reduce_start)."""
 
-    Groups may have different sizes (XLA allows it for all_reduce only).
-    """
-
-    name = "hlo.all_reduce"
     operands_ = var_operand_def(HLO_TENSOR)
     result = result_def(HLO_VALUE)
     to_apply = region_def("single_block")
@@ -214,11 +209,25 @@ class AllReduceOp(GlobalIdsCollectiveOp):
     )
     custom_directives = (GroupsDirective,)
 
+    def reduced_types(self) -> list[Attribute]:
+        """What the reduction of the operands gives (the result of all_reduce)."""
+        return [o.type for o in self.operands_]
+
     def verify_(self) -> None:
         self.verify_groups()
         types = [o.type for o in self.operands_]
-        check_variadic_result(types, self.result.type, types)
-        verify_reduction_region(self.to_apply, [_elem(t) for t in types], "all_reduce")
+        check_variadic_result(types, self.result.type, self.reduced_types())
+        verify_reduction_region(self.to_apply, [_elem(t) for t in types], self.name[4:])
+
+
+@irdl_op_definition
+class AllReduceOp(AllReduceBase):
+    """Reduce each operand over every group with `to_apply`; every member gets the result.
+
+    Groups may have different sizes (XLA allows it for all_reduce only).
+    """
+
+    name = "hlo.all_reduce"
 
 
 def _scaled_shape(t: HloTensor, dim: int, factor: int, divide: bool, what: str) -> HloTensor:
@@ -235,11 +244,9 @@ def _scaled_shape(t: HloTensor, dim: int, factor: int, divide: bool, what: str) 
     return TensorType(t.element_type, shape)
 
 
-@irdl_op_definition
-class AllGatherOp(GlobalIdsCollectiveOp):
-    """Concatenate each operand along `all_gather_dimension` over the group, in rank order."""
+class AllGatherBase(GlobalIdsCollectiveOp, ABC):
+    """The operands, properties and checks of all_gather (and all_gather_start)."""
 
-    name = "hlo.all_gather"
     operands_ = var_operand_def(HLO_TENSOR)
     result = result_def(HLO_VALUE)
     all_gather_dimension = prop_def(IntegerAttr[I64])
@@ -252,13 +259,25 @@ class AllGatherOp(GlobalIdsCollectiveOp):
     )
     custom_directives = (GroupsDirective,)
 
-    def verify_(self) -> None:
-        self.verify_groups()
+    def gathered_types(self) -> list[Attribute]:
+        """The gathered value of every operand (the result of all_gather)."""
         size = self.group_size()
         dim = self.all_gather_dimension.value.data
         types = [tensor_type(o) for o in self.operands_]
-        expected = [_scaled_shape(t, dim, size, False, "all_gather_dimension") for t in types]
-        check_variadic_result(types, self.result.type, expected)
+        return [_scaled_shape(t, dim, size, False, "all_gather_dimension") for t in types]
+
+
+@irdl_op_definition
+class AllGatherOp(AllGatherBase):
+    """Concatenate each operand along `all_gather_dimension` over the group, in rank order."""
+
+    name = "hlo.all_gather"
+
+    def verify_(self) -> None:
+        self.verify_groups()
+        check_variadic_result(
+            [o.type for o in self.operands_], self.result.type, self.gathered_types()
+        )
 
 
 @irdl_op_definition

@@ -358,22 +358,29 @@ class CallOp(IRDLOperation):
     assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $result)"
 
     def verify_(self) -> None:
-        from xdsl.dialects.func import FuncOp
+        verify_callee(self, self.callee, [a.type for a in self.args], self.result.type)
 
-        callee = _lookup_callee(self, self.callee)
-        if callee is None:
-            if _enclosing_module(self) is None:
-                return  # a free-standing op (no module yet) cannot be resolved
-            raise VerifyException(f"callee '@{self.callee.string_value()}' is not defined")
-        if not isinstance(callee, FuncOp):
-            raise VerifyException(f"'{self.callee.string_value()}' is not a func.func")
-        ftype = callee.function_type
-        arg_types = [a.type for a in self.args]
-        if list(ftype.inputs.data) != arg_types or list(ftype.outputs.data) != [self.result.type]:
-            raise VerifyException(
-                f"call to '{self.callee.string_value()}' has type {_fmt(arg_types)} -> "
-                f"{self.result.type}, but the callee is {ftype}"
-            )
+
+def verify_callee(
+    op: Operation, ref: FlatSymbolRefAttr, arg_types: Sequence[Attribute], result: Attribute
+) -> None:
+    """`ref` names a func.func of the enclosing module taking `arg_types` and returning
+    `result` (not checked for a free-standing op, which has no module to look in)."""
+    from xdsl.dialects.func import FuncOp
+
+    callee = _lookup_callee(op, ref)
+    if callee is None:
+        if _enclosing_module(op) is None:
+            return
+        raise VerifyException(f"callee '@{ref.string_value()}' is not defined")
+    if not isinstance(callee, FuncOp):
+        raise VerifyException(f"'{ref.string_value()}' is not a func.func")
+    ftype = callee.function_type
+    if list(ftype.inputs.data) != list(arg_types) or list(ftype.outputs.data) != [result]:
+        raise VerifyException(
+            f"call to '{ref.string_value()}' has type {_fmt(arg_types)} -> "
+            f"{result}, but the callee is {ftype}"
+        )
 
 
 _WRITE = frozenset({EffectInstance(MemoryEffectKind.WRITE)})

@@ -72,20 +72,28 @@ class CollectivePermuteOp(IRDLOperation):
     custom_directives = (PairsDirective,)
 
     def verify_(self) -> None:
-        mode = group_mode(self.channel_id is not None, False, has_global_ids_flag=False)
-        r, p = checked_device_counts(self)
-        n = id_space_size(mode, r, p)
-        pairs = self.source_target_pairs.data
-        for what, ids in (("source", [a for a, _ in pairs]), ("target", [b for _, b in pairs])):
-            seen: set[int] = set()
-            for i in ids:
-                if not 0 <= i < n:
-                    raise VerifyException(
-                        f"{what} id {i} is outside [0, {n}) ({mode} mode, {r} replicas x {p} partitions)"
-                    )
-                if i in seen:
-                    raise VerifyException(f"{what} id {i} appears in more than one pair")
-                seen.add(i)
+        verify_pairs(self, self.source_target_pairs, self.channel_id)
+
+
+def verify_pairs(
+    op: Operation, pairs_attr: SourceTargetPairsAttr, channel_id: IntegerAttr | None
+) -> None:
+    """Every source and target id of a collective permute is a device id of its group mode,
+    and none appears twice."""
+    mode = group_mode(channel_id is not None, False, has_global_ids_flag=False)
+    r, p = checked_device_counts(op)
+    n = id_space_size(mode, r, p)
+    pairs = pairs_attr.data
+    for what, ids in (("source", [a for a, _ in pairs]), ("target", [b for _, b in pairs])):
+        seen: set[int] = set()
+        for i in ids:
+            if not 0 <= i < n:
+                raise VerifyException(
+                    f"{what} id {i} is outside [0, {n}) ({mode} mode, {r} replicas x {p} partitions)"
+                )
+            if i in seen:
+                raise VerifyException(f"{what} id {i} appears in more than one pair")
+            seen.add(i)
 
 
 class _ChannelOp(IRDLOperation):

@@ -344,9 +344,31 @@ def _call(inst: Instruction, c: Consumer) -> Props:
     return {"callee": SymbolRefAttr(names[0])}
 
 
+def _async(inst: Instruction, c: Consumer) -> Props:
+    """`calls=%c` (the computation, a func; optional after async-start) and
+    `async_execution_thread="t"`."""
+    props: Props = {}
+    raw = c.need("calls") if inst.opcode == "async-start" else c.get("calls")
+    if raw is not None:
+        names = A.computation_names(raw)
+        if len(names) != 1:
+            raise AttrError(f"{inst.opcode} calls exactly one computation, got {names}")
+        props["calls"] = SymbolRefAttr(names[0])
+    thread = c.get("async_execution_thread")
+    if thread is not None:
+        props["execution_thread"] = StringAttr(_string_or_raw(thread))
+    return props
+
+
 OPCODE_PROPERTIES: dict[str, PropBuilder] = {
     "all-reduce": _all_reduce,
+    "all-reduce-start": _all_reduce,
     "all-gather": _all_gather,
+    "all-gather-start": _all_gather,
+    "collective-permute-start": _collective_permute,
+    "async-start": _async,
+    "async-update": _async,
+    "async-done": _async,
     "reduce-scatter": _reduce_scatter,
     "all-to-all": _all_to_all,
     "collective-broadcast": _collective_broadcast,
@@ -379,6 +401,7 @@ OPCODE_PROPERTIES: dict[str, PropBuilder] = {
 # Attribute key holding the computation(s) cloned into each region, per opcode.
 REGION_KEYS: dict[str, tuple[str, ...]] = {
     "all-reduce": ("to_apply",),
+    "all-reduce-start": ("to_apply",),
     "reduce-scatter": ("to_apply",),
     "reduce": ("to_apply",),
     "reduce-window": ("to_apply",),

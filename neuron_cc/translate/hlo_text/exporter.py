@@ -57,6 +57,7 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from neuron_cc.dialects.hlo import (
+    async_ops,
     collectives,
     computation,
     control_flow,
@@ -65,6 +66,7 @@ from neuron_cc.dialects.hlo import (
     elementwise_misc,
     p2p,
 )
+from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
 from neuron_cc.translate.hlo_text.export_text import (
     NAMING_ATTRS,
     REFERENCE,
@@ -73,7 +75,6 @@ from neuron_cc.translate.hlo_text.export_text import (
     ExportError,
     UniqueNames,
     dims_text,
-    groups_text,
     int_value,
     padding_text,
     raw_value,
@@ -98,6 +99,7 @@ __all__ = ["OPCODES", "ExportError", "export_hlo"]
 
 _ALL_OPS: list[type[Operation]] = [
     *collectives.OPS,
+    *async_ops.OPS,
     *p2p.OPS,
     *control_flow.OPS,
     *elementwise.OPS,
@@ -457,69 +459,6 @@ def _simple(b: _Builder, op: Operation) -> str:
     return f"{OPCODES[op.name]}({b.refs(op.operands)})"
 
 
-def _collective_head(b: _Builder, op: collectives.CollectiveOp) -> list[str]:
-    parts = [f"{OPCODES[op.name]}({b.refs(op.operands)})"]
-    if op.channel_id is not None:
-        parts.append(f"channel_id={int_value(op.channel_id)}")
-    parts.append(f"replica_groups={groups_text(op.replica_groups)}")
-    if op.constrain_layout is not None:
-        parts.append("constrain_layout=true")
-    return parts
-
-
-def _to_apply(b: _Builder, region: Region, op: Operation) -> str:
-    return f"to_apply=%{b.x.region(region, op, b.what)}"
-
-
-def _all_reduce(b: _Builder, op: collectives.AllReduceOp) -> str:
-    parts = _collective_head(b, op)
-    if op.use_global_device_ids is not None:
-        parts.append("use_global_device_ids=true")
-    parts.append(_to_apply(b, op.to_apply, op))
-    return ", ".join(parts)
-
-
-def _all_gather(b: _Builder, op: collectives.AllGatherOp) -> str:
-    parts = _collective_head(b, op)
-    parts.append(f"dimensions={{{int_value(op.all_gather_dimension)}}}")
-    if op.use_global_device_ids is not None:
-        parts.append("use_global_device_ids=true")
-    return ", ".join(parts)
-
-
-def _reduce_scatter(b: _Builder, op: collectives.ReduceScatterOp) -> str:
-    parts = _collective_head(b, op)
-    if op.use_global_device_ids is not None:
-        parts.append("use_global_device_ids=true")
-    parts.append(f"dimensions={{{int_value(op.scatter_dimension)}}}")
-    parts.append(_to_apply(b, op.to_apply, op))
-    return ", ".join(parts)
-
-
-def _all_to_all(b: _Builder, op: collectives.AllToAllOp) -> str:
-    parts = _collective_head(b, op)
-    if op.split_dimension is not None:
-        parts.append(f"dimensions={{{int_value(op.split_dimension)}}}")
-    return ", ".join(parts)
-
-
-def _collective_broadcast(b: _Builder, op: collectives.CollectiveBroadcastOp) -> str:
-    if op.constrain_layout is not None:
-        raise ExportError(
-            f"{op.name} in {b.what}: XLA's collective-broadcast has no constrain_layout"
-        )
-    return ", ".join(_collective_head(b, op))
-
-
-def _collective_permute(b: _Builder, op: p2p.CollectivePermuteOp) -> str:
-    parts = [f"collective-permute({b.ref(op.operand)})"]
-    if op.channel_id is not None:
-        parts.append(f"channel_id={int_value(op.channel_id)}")
-    pairs = ",".join(f"{{{s},{t}}}" for s, t in op.source_target_pairs.data)
-    parts.append(f"source_target_pairs={{{pairs}}}")
-    return ", ".join(parts)
-
-
 def _channel(b: _Builder, op: p2p.SendOp | p2p.SendDoneOp | p2p.RecvOp | p2p.RecvDoneOp) -> str:
     text = f"{OPCODES[op.name]}({b.refs(op.operands)}), channel_id={int_value(op.channel_id)}"
     if op.is_host_transfer is not None:
@@ -645,14 +584,14 @@ def _dot(b: _Builder, op: computation.DotOp) -> str:
 
 def _reduce(b: _Builder, op: computation.ReduceOp) -> str:
     dims = dims_text(op.dimensions.data)
-    return f"reduce({b.refs(op.operands)}), dimensions={dims}, {_to_apply(b, op.body, op)}"
+    return f"reduce({b.refs(op.operands)}), dimensions={dims}, {to_apply(b, op.body, op)}"
 
 
 def _reduce_window(b: _Builder, op: computation.ReduceWindowOp) -> str:
     if not op.window.data.size:  # rank 0: XLA prints no window
-        return f"reduce-window({b.refs(op.operands)}), {_to_apply(b, op.body, op)}"
+        return f"reduce-window({b.refs(op.operands)}), {to_apply(b, op.body, op)}"
     window = window_text(op.window.data)
-    return f"reduce-window({b.refs(op.operands)}), window={window}, {_to_apply(b, op.body, op)}"
+    return f"reduce-window({b.refs(op.operands)}), window={window}, {to_apply(b, op.body, op)}"
 
 
 def _gather(b: _Builder, op: computation.GatherOp) -> str:
@@ -689,7 +628,7 @@ def _scatter(b: _Builder, op: computation.ScatterOp) -> str:
         parts.append("indices_are_sorted=true")
     if op.unique_indices is not None:
         parts.append("unique_indices=true")
-    parts.append(_to_apply(b, op.update_computation, op))
+    parts.append(to_apply(b, op.update_computation, op))
     return ", ".join(parts)
 
 
@@ -697,7 +636,7 @@ def _sort(b: _Builder, op: computation.SortOp) -> str:
     parts = [f"sort({b.refs(op.operands)})", f"dimensions={{{int_value(op.dimension)}}}"]
     if op.is_stable is not None:
         parts.append("is_stable=true")
-    parts.append(_to_apply(b, op.comparator, op))
+    parts.append(to_apply(b, op.comparator, op))
     return ", ".join(parts)
 
 
@@ -719,12 +658,7 @@ _SIMPLE_OPS: list[type[Operation]] = [
     p2p.ReplicaIdOp,
 ]
 _SPECIAL_HANDLERS: dict[type[Operation], _Handler] = {
-    collectives.AllReduceOp: _all_reduce,
-    collectives.AllGatherOp: _all_gather,
-    collectives.ReduceScatterOp: _reduce_scatter,
-    collectives.AllToAllOp: _all_to_all,
-    collectives.CollectiveBroadcastOp: _collective_broadcast,
-    p2p.CollectivePermuteOp: _collective_permute,
+    **COLLECTIVE_HANDLERS,
     p2p.SendOp: _channel,
     p2p.SendDoneOp: _channel,
     p2p.RecvOp: _channel,

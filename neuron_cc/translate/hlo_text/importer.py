@@ -156,6 +156,10 @@ _REGION_ATTRS = (
 )
 
 
+_CALLS_OPCODES = frozenset({"fusion", "async-start", "async-update", "async-done"})
+"""Opcodes whose `calls=` computation becomes a func (not a region)."""
+
+
 def _region_computations(record: HloModuleRecord) -> set[str]:
     """Computations cloned into regions (their records are needed until the end)."""
     names: set[str] = set()
@@ -176,7 +180,7 @@ def _called_computations(record: HloModuleRecord) -> set[str]:
         for inst in comp.instructions:
             key = (
                 "calls"
-                if inst.opcode == "fusion"
+                if inst.opcode in _CALLS_OPCODES
                 else "to_apply"
                 if inst.opcode == "call"
                 else None
