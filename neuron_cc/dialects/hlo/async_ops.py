@@ -188,7 +188,8 @@ class _AsyncOp(IRDLOperation):
 
 
 class _AsyncUse(_AsyncOp):
-    """async_update / async_done: `calls`, if given, must be the start's (XLA infers it)."""
+    """async_update / async_done: `calls` and `execution_thread`, if given, must be the
+    start's (XLA infers them)."""
 
     handle = operand_def(HLO_VALUE)
     result = result_def(HLO_VALUE)
@@ -206,7 +207,7 @@ class _AsyncUse(_AsyncOp):
             raise VerifyException(
                 f"calls {self.calls} is not the computation of its async_start, {start.calls}"
             )
-        if self.execution_thread != start.execution_thread:
+        if self.execution_thread is not None and self.execution_thread != start.execution_thread:
             raise VerifyException("the execution thread is not the one of its async_start")
         return tuple_elements_of(self.handle.type)
 

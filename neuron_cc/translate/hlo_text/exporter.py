@@ -94,7 +94,10 @@ from neuron_cc.translate.hlo_text.shapes import (
     shape_text,
 )
 
-__all__ = ["OPCODES", "ExportError", "export_hlo"]
+__all__ = ["EXECUTION_THREAD", "OPCODES", "ExportError", "export_hlo"]
+
+EXECUTION_THREAD = "xla.execution_thread"
+"""Function attribute: the computation's `execution_thread` (absent: the main thread)."""
 
 
 _ALL_OPS: list[type[Operation]] = [
@@ -303,7 +306,9 @@ class _Exporter:
         prefix = "ENTRY %" if entry else "%"
         self.computations.append([f"{prefix}{name} {substitute_names(template, names)}"])
 
-    def finalize_lines(self, builder: _Builder, header: str, name: str, entry: bool) -> None:
+    def finalize_lines(
+        self, builder: _Builder, header: str, name: str, entry: bool, closing: str = "}"
+    ) -> None:
         """Like `finalize` for a (large) function: substitute names line by line, in place,
         so no whole-function template string is ever built (peak memory)."""
         names = [self.instruction_names.unique(base) for base in builder.bases]
@@ -312,7 +317,7 @@ class _Exporter:
         for i, line in enumerate(lines):
             lines[i] = substitute_names(line, names)
         lines.insert(0, f"{prefix}{name} {substitute_names(header, names)} {{")
-        lines.append("}")
+        lines.append(closing)
         self.computations.append(lines)
 
     def region(self, region: Region, op: Operation, what: str) -> str:
@@ -356,7 +361,11 @@ class _Exporter:
         builder.add_params(block, func.arg_attrs)
         results = builder.emit_block(block, FuncReturnOp)
         header = builder.finish_lines(results)
-        self.finalize_lines(builder, header, self.func_names[symbol], entry)
+        closing = "}"
+        thread = func.attributes.get(EXECUTION_THREAD)
+        if isinstance(thread, StringAttr):
+            closing += f', execution_thread="{escape_string(thread.data)}"'
+        self.finalize_lines(builder, header, self.func_names[symbol], entry, closing)
         self.in_progress.discard(symbol)
         self.emitted.add(symbol)
         if entry:

@@ -274,6 +274,8 @@ class _Importer:
         )
         if comp.is_entry:
             fn.attributes[ENTRY_ATTR] = UnitAttr()
+        if comp.execution_thread is not None:
+            fn.attributes["xla.execution_thread"] = StringAttr(comp.execution_thread)
         arg_attrs = [self.param_attrs(comp.params[i]) for i in range(len(comp.params))]
         if any(arg_attrs):
             fn.arg_attrs = ArrayAttr([DictionaryAttr(d) for d in arg_attrs])

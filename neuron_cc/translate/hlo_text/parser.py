@@ -8,7 +8,6 @@ Attribute values are kept as raw text; `attrs.py` interprets them per opcode in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     NoneAttr,
@@ -17,8 +16,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from neuron_cc.dialects.hlo.types import ELEMENT_TYPES, TokenType, tuple_type
+from neuron_cc.translate.hlo_text.async_sugar import check_async_callers, desugar
 from neuron_cc.translate.hlo_text.layouts import layout_problem, minor_to_major
 from neuron_cc.translate.hlo_text.lexer import Cursor
+from neuron_cc.translate.hlo_text.parser_records import Computation, HloModuleRecord, Instruction
 
 # A `{` after the dims opens a layout only when an integer or `:` follows (XLA's look-ahead), so
 # `-> f32[4] {` in a signature is not one. Unlike XLA, a `{}` right after the dims is read as an
@@ -30,6 +31,8 @@ _ARRAY_SHAPE = re.compile(
 # calls); anything else (comments, newlines, old-style typed or inline operands, errors) takes
 # the general cursor path, which owns every error message.
 _ID = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_COMPUTATION_HEAD = re.compile(rf"(?:ENTRY[ \t]+)?%?{_ID}[ \t\n]*[{{(]")
+"""The start of a computation (`name {`, `ENTRY %name (`) in a text without a header."""
 _SHAPELESS = re.compile(r"[A-Za-z][\w-]*\(")
 """An opcode right after `name =`: the instruction has no result shape (XLA infers it)."""
 INFERRED = NoneAttr()
@@ -44,49 +47,20 @@ _SECTION_LINE = re.compile(
 )
 
 
-@dataclass
-class Instruction:
-    """One HLO instruction, attributes still raw."""
+class _UniqueNames:
+    """Names for computations the parser adds, apart from those of the text so far."""
 
-    name: str
-    type: Attribute
-    opcode: str
-    operands: list[str | Instruction]
-    attrs: dict[str, str]
-    pos: int
-    shape_text: str | None = None
-    """The original shape text when some layout in it is not the default."""
-    payload: str | None = None
-    """The raw text between the parentheses of `constant(...)` / `parameter(N)`."""
-    payload_pos: int = 0
-    """The offset of `payload` in the module text."""
-    attr_pos: dict[str, int] = field(default_factory=dict[str, int])
-    """Attribute name -> offset of its value in the module text."""
-    operand_shapes: dict[int, tuple[Attribute, int]] = field(
-        default_factory=dict[int, tuple[Attribute, int]]
-    )
-    """Operand index -> (declared type, offset) of operands written with a shape, `f32[4] %a`."""
+    def __init__(self, taken: dict[str, Computation]) -> None:
+        self.taken = taken
+        self.added: set[str] = set()
 
-
-@dataclass
-class Computation:
-    name: str
-    instructions: list[Instruction]
-    root: Instruction
-    is_entry: bool
-    pos: int
-    params: dict[int, Instruction] = field(default_factory=dict[int, Instruction])
-
-
-@dataclass
-class HloModuleRecord:
-    name: str
-    header: list[tuple[str, str]]
-    sections: str | None
-    computations: dict[str, Computation]
-    entry: Computation
-    header_pos: list[int] = field(default_factory=list[int])
-    """The offset of each header value in the module text."""
+    def __call__(self, base: str) -> str:
+        name, k = base, 0
+        while name in self.added or name in self.taken:
+            k += 1
+            name = f"{base}.{k}"
+        self.added.add(name)
+        return name
 
 
 class ShapeParser:
@@ -171,8 +145,11 @@ class HloTextParser:
 
     def module(self) -> HloModuleRecord:
         c = self.c
+        if not c.startswith("HloModule"):
+            return self._headerless()
         c.expect("HloModule", "at the start of the module")
         name = c.name("a module name")
+        c.accept(":")  # `HloModule name:`, as older XLA text and XLA's own tests write it
         header: list[tuple[str, str]] = []
         header_pos: list[int] = []
         while c.accept(","):
@@ -182,23 +159,75 @@ class HloTextParser:
             header_pos.append(c.pos)
             header.append((key, c.raw_value()))
         sections = self._sections()
+        computations, entry = self._computations()
+        return HloModuleRecord(name, header, sections, computations, entry, header_pos)
+
+    def _computations(self) -> tuple[dict[str, Computation], Computation]:
+        """Every computation up to the end, and the entry (ENTRY, else the last one); the
+        computations of async syntax sugar come right before their user."""
+        c = self.c
         computations: dict[str, Computation] = {}
         entry: Computation | None = None
+        last: Computation | None = None
+        unique = _UniqueNames(computations)
         while not c.at_end():
             comp = self.computation()
             if comp.name in computations:
-                c.error(f"computation '{comp.name}' is defined twice", comp.pos)
-            computations[comp.name] = comp
+                what = (
+                    "clashes with an async computation"
+                    if comp.name in unique.added
+                    else "is defined twice"
+                )
+                c.error(f"computation '{comp.name}' {what}", comp.pos)
+            for wrapped in desugar(comp, unique, c.error):
+                computations[wrapped.name] = wrapped
+            computations[comp.name] = last = comp
             if comp.is_entry:
                 if entry is not None:
                     c.error("more than one ENTRY computation", comp.pos)
                 entry = comp
-        if not computations:
+        if last is None:
             c.error("the module has no computations")
         if entry is None:
-            entry = list(computations.values())[-1]
+            entry = last
             entry.is_entry = True
-        return HloModuleRecord(name, header, sections, computations, entry, header_pos)
+        check_async_callers(computations, c.error)
+        return computations, entry
+
+    def _headerless(self) -> HloModuleRecord:
+        """A text without the `HloModule` line, as XLA's parser also reads it: computations
+        (named `module`), or one instruction, which becomes the ROOT of an ENTRY computation
+        `entry` whose parameters are its operands (each written with its shape)."""
+        c = self.c
+        c.skip()
+        start = c.pos
+        head = _INST_HEAD.match(c.text, start + 5 if c.text.startswith("ROOT ", start) else start)
+        if head is None:
+            if _COMPUTATION_HEAD.match(c.text, start) is None:
+                c.expect("HloModule", "at the start of the module")
+            computations, entry = self._computations()
+            return HloModuleRecord("module", [], None, computations, entry)
+        c.accept("ROOT ")
+        inst = self.instruction()
+        if not c.at_end():
+            c.error("expected the end of the text after a single instruction")
+        params: list[Instruction] = []
+        for k, operand in enumerate(inst.operands):
+            if isinstance(operand, Instruction):
+                continue
+            declared = inst.operand_shapes.get(k)
+            if declared is None:
+                c.error(f"operand '%{operand}' of a single instruction needs its shape", inst.pos)
+            if any(p.name == operand for p in params):
+                continue
+            params.append(
+                Instruction(
+                    operand, declared[0], "parameter", [], {}, declared[1], None, str(len(params))
+                )
+            )
+        comp = Computation("entry", [*params, inst], inst, True, start)
+        self._collect_parameters(comp)
+        return HloModuleRecord("module", [], None, {"entry": comp}, comp)
 
     def _sections(self) -> str | None:
         c = self.c
@@ -240,6 +269,14 @@ class HloTextParser:
         if not instructions:
             c.error(f"computation '{name}' is empty", pos)
         comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
+        if c.startswith(","):
+            mark = c.pos
+            c.accept(",")
+            if c.accept("execution_thread"):
+                c.expect("=", "after execution_thread")
+                comp.execution_thread = c.string()
+            else:
+                c.pos = mark
         if result is not None and comp.root.type is not INFERRED and result != comp.root.type:
             c.error(
                 f"ROOT '{comp.root.name}' of computation '{name}' does not have the result shape "

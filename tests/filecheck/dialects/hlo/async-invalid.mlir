@@ -183,7 +183,7 @@ builtin.module attributes {hlo.num_replicas = 4 : i64} {
   }
   func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
     %as = hlo.async_start @neg(%x) execution_thread = "a" : (tensor<8xf32>) -> tuple<tuple<tensor<8xf32>>, tensor<8xf32>, tensor<i32>>
-    %ad = hlo.async_done %as : (tuple<tuple<tensor<8xf32>>, tensor<8xf32>, tensor<i32>>) -> tensor<8xf32>
+    %ad = hlo.async_done %as execution_thread = "b" : (tuple<tuple<tensor<8xf32>>, tensor<8xf32>, tensor<i32>>) -> tensor<8xf32>
     func.return %ad : tensor<8xf32>
   }
 }
