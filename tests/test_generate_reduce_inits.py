@@ -30,7 +30,7 @@ def _identity(kind: str, value: DenseIntOrFPElementsAttr) -> float:
     return (INT_IDENTITY if isinstance(value.get_element_type(), IntegerType) else IDENTITY)[kind]
 
 
-@settings(max_examples=300, derandomize=True, database=None, phases=[Phase.generate])
+@settings(max_examples=1000, derandomize=True, database=None, phases=[Phase.generate])
 @given(program=general_programs())
 def _check(program: GeneratedProgram) -> None:
     module = parse_module(program.text)
@@ -48,5 +48,8 @@ def _check(program: GeneratedProgram) -> None:
 
 
 def test_every_generated_reduce_starts_from_the_identity() -> None:
+    SEEN.clear()
     _check()
-    assert set(SEEN) == set(IDENTITY), SEEN  # every reducer kind was generated and checked
+    # Every reducer kind was generated and checked (each comes about once in 100 programs, so
+    # 1000 programs leave no room for chance, whatever seed the test order gives hypothesis).
+    assert set(SEEN) == set(IDENTITY), SEEN

@@ -35,6 +35,20 @@ class UserError(Exception):
     """An error caused by the tool's input or arguments (reported without a traceback)."""
 
 
+def add_device_count_options(cli: argparse.ArgumentParser) -> None:
+    """`--num-replicas` / `--num-partitions`: XLA's module config for an HLO header that has
+    no `replica_count` / `num_partitions` (as XLA's tests pass it beside the text)."""
+    cli.add_argument(
+        "--num-replicas", type=int, metavar="R", help="replica count of an HLO header without one"
+    )
+    cli.add_argument(
+        "--num-partitions",
+        type=int,
+        metavar="P",
+        help="partition count of an HLO header without one",
+    )
+
+
 class ToolArgumentParser(argparse.ArgumentParser):
     """argparse that reports bad arguments as a UserError (exit 1, no usage dump)."""
 
@@ -83,14 +97,20 @@ class LocatingParser(Parser):
 
 
 def read_hlo(
-    ctx: Context, text: str, name: str, allow_elided: bool = False
+    ctx: Context,
+    text: str,
+    name: str,
+    allow_elided: bool = False,
+    num_replicas: int | None = None,
+    num_partitions: int | None = None,
 ) -> tuple[ModuleOp, SourceMap]:
     """Import XLA HLO text (errors become located `UserError`s)."""
     from neuron_cc.translate.hlo_text.importer import HloImportError, ImportOptions, import_hlo
 
     positions: dict[Operation, int] = {}
     try:
-        module = import_hlo(text, name, ImportOptions(allow_elided), positions)
+        options = ImportOptions(allow_elided, num_replicas, num_partitions)
+        module = import_hlo(text, name, options, positions)
     except HloImportError as e:
         raise UserError(str(e)) from None
     except RecursionError:

@@ -26,6 +26,7 @@ from neuron_cc.analysis.remarks import forced_remarks
 from neuron_cc.tools.driver import (
     SourceMap,
     UserError,
+    add_device_count_options,
     check_module,
     decode_text,
     exit_now,
@@ -130,6 +131,7 @@ class NeuronOptMain(xDSLOptMain):
             action="store_true",
             help="import HLO constants printed as '{...}' as zeros instead of failing",
         )
+        add_device_count_options(arg_parser)
 
         def error(message: str) -> NoReturn:
             raise UserError(message)
@@ -186,7 +188,12 @@ class NeuronOptMain(xDSLOptMain):
         if kind == "hlo":
             text = decode_text(chunk.read(), self.get_input_name())
             module, self.source = read_hlo(
-                self.ctx, text, self.get_input_name(), self.args.allow_elided_constants
+                self.ctx,
+                text,
+                self.get_input_name(),
+                self.args.allow_elided_constants,
+                self.args.num_replicas,
+                self.args.num_partitions,
             )
             return module
         if self.args.frontend not in (None, "mlir"):

@@ -147,7 +147,14 @@ def run(argv: Sequence[str] | None = None) -> int:
     ctx = tool_context()
     text = read_text(args.file)
     if args.file.endswith(".hlo"):
-        module, source = read_hlo(ctx, text, args.file, args.allow_elided_constants)
+        module, source = read_hlo(
+            ctx,
+            text,
+            args.file,
+            args.allow_elided_constants,
+            args.num_replicas,
+            args.num_partitions,
+        )
     else:
         module, source = parse_mlir(ctx, text, args.file)
     try:

@@ -24,6 +24,7 @@ from neuron_cc.tools.driver import (
     SourceMap,
     ToolArgumentParser,
     UserError,
+    add_device_count_options,
     check_module,
     exit_now,
     parse_mlir,
@@ -46,6 +47,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument("--bir-to-json", metavar="IN.mlir", help="bir-dialect MLIR -> BIR JSON")
     cli.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     cli.add_argument("--allow-elided-constants", action="store_true")
+    add_device_count_options(cli)
     cli.add_argument("--print-op-generic", action="store_true", help="print MLIR generically")
     return cli.parse_args(argv)
 
@@ -70,7 +72,14 @@ def translate(argv: Sequence[str] | None = None) -> int:
     ctx = tool_context()
     if args.import_hlo is not None:
         text = read_text(args.import_hlo)
-        module, source = read_hlo(ctx, text, args.import_hlo, args.allow_elided_constants)
+        module, source = read_hlo(
+            ctx,
+            text,
+            args.import_hlo,
+            args.allow_elided_constants,
+            args.num_replicas,
+            args.num_partitions,
+        )
         _verify(module, source)
         write_output(args.output, _print_mlir(module, args.print_op_generic))
         return 0

@@ -106,6 +106,11 @@ _OPS: dict[str, type[Operation]] = {op.name: op for op in HLO.operations}
 class ImportOptions:
     allow_elided_constants: bool = False
     """Turn `constant({...})` into zeros instead of failing."""
+    num_replicas: int | None = None
+    """The replica count of a header without `replica_count` (XLA's module config, as XLA's
+    tests pass it beside the text); a header that says otherwise is an error."""
+    num_partitions: int | None = None
+    """The same for `num_partitions`."""
 
 
 class HloImportError(Exception):
@@ -158,6 +163,18 @@ _REGION_ATTRS = (
 
 _CALLS_OPCODES = frozenset({"fusion", "async-start", "async-update", "async-done"})
 """Opcodes whose `calls=` computation becomes a func (not a region)."""
+
+
+def _count(raw: str | None, given: int | None, key: str, flag: str) -> int:
+    """A device count: the header's, else the option's, else 1; both must agree."""
+    if given is not None and given < 1:
+        raise AttrError(f"{flag} must be positive, got {given}")
+    if raw is None:
+        return given or 1
+    value = A.integer(raw)
+    if given is not None and given != value:
+        raise AttrError(f"{key}={value} in the header, but {flag}={given}")
+    return value
 
 
 def _region_computations(record: HloModuleRecord) -> set[str]:
@@ -240,10 +257,15 @@ class _Importer:
 
     def module_attributes(self, module: ModuleOp) -> None:
         header = dict(self.record.header)
-        replicas = A.integer(header.pop("replica_count", "1"))
+        replicas_raw = header.pop("replica_count", None)
+        replicas = _count(
+            replicas_raw, self.options.num_replicas, "replica_count", "--num-replicas"
+        )
         partitions_raw = header.pop("num_partitions", None)
-        partitions = A.integer(partitions_raw) if partitions_raw is not None else None
-        if partitions is None:
+        partitions = _count(
+            partitions_raw, self.options.num_partitions, "num_partitions", "--num-partitions"
+        )
+        if partitions_raw is None and self.options.num_partitions is None:
             partitions = A.mesh_partition_count(header.get("frontend_attributes", "")) or 1
         header.pop("entry_computation_layout", None)
         module.attributes[NUM_REPLICAS_ATTR] = IntegerAttr(replicas, 64)
