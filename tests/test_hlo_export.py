@@ -21,6 +21,7 @@ from neuron_cc.testing.ir import neuron_context
 from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.translate.hlo_text import exporter
 from neuron_cc.translate.hlo_text.exporter import OPCODES, export_hlo
+from tests.hlo_export_structured_cases import HLO_STRUCTURED, SRC_STRUCTURED
 
 _context = functools.cache(neuron_context)
 """One context for the whole file (building it registers every dialect)."""
@@ -724,6 +725,7 @@ CASES = {
     "names": (SRC_NAMES, HLO_NAMES),
     "dedupe": (SRC_DEDUPE, HLO_DEDUPE),
     "elementwise": (SRC_ELEMENTWISE, HLO_ELEMENTWISE),
+    "structured": (SRC_STRUCTURED, HLO_STRUCTURED),
 }
 
 

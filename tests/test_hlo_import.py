@@ -108,9 +108,9 @@ BAD = [
         "unsupported opcode 'frobnicate'",
     ),
     (
-        "HloModule m\nENTRY e {\n  p = c64[4] parameter(0)\n  ROOT a = c64[4] add(p, p)\n}\n",
+        "HloModule m\nENTRY e {\n  p = c32[4] parameter(0)\n  ROOT a = c32[4] add(p, p)\n}\n",
         3,
-        "unsupported element type 'c64'",
+        "unsupported element type 'c32'",
     ),
     (
         "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] add(p, q)\n}\n",

@@ -19,6 +19,12 @@ The patches (`PATCHES`):
    a float dense literal is now its bit pattern, as in MLIR.
 3. Bug: `DenseIntOrFPElementsAttr.is_splat` compared values with `==`, so `{-0.0, 0.0}` printed
    as the splat `dense<-0.0>`. It now compares the stored bytes (also much faster).
+4. Bug: a NaN or infinity of an FP8/FP6/FP4 type was printed by re-encoding the decoded Python
+   float (`dense<0x7f>` for f8E4M3FN 0xff: sign and payload lost), and a complex element with a
+   non-finite part as `(0x7fc00000,...)`, which xDSL's own parser rejects. A dense attribute of
+   such an element type that holds a non-finite value is now printed in xDSL's exact
+   hexadecimal form `dense<"0x...">` (the raw little-endian bytes, which the parser reads
+   back bit for bit); every other attribute prints as before.
 
 Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op definitions.
 """
@@ -26,6 +32,7 @@ Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op d
 from __future__ import annotations
 
 import importlib.metadata
+import math
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,9 +46,11 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     RankedStructure,
+    ReducedPrecisionFloatType,
 )
 from xdsl.irdl import base
 from xdsl.parser.attribute_parser import AttrParser
+from xdsl.printer import Printer
 
 PINNED_XDSL = "0.75.0"
 """The one xDSL version these patches are written for (pyproject pins it exactly)."""
@@ -79,6 +88,25 @@ def _to_type(self: Any, parser: AttrParser, type: Any) -> Any:
     return _element_to_type(self, parser, type)
 
 
+_print_without_type: Callable[..., Any] = DenseIntOrFPElementsAttr.print_without_type
+
+
+def _non_finite(dense: DenseIntOrFPElementsAttr) -> bool:
+    t = dense.get_element_type()
+    if isinstance(t, ComplexType):
+        return any(not math.isfinite(part) for v in dense.get_values() for part in v)  # pyright: ignore[reportGeneralTypeIssues]
+    if isinstance(t, ReducedPrecisionFloatType):
+        return any(not math.isfinite(v) for v in dense.get_values())  # pyright: ignore[reportArgumentType]
+    return False
+
+
+def _print_dense(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
+    if len(self) == 0 or not _non_finite(self):
+        _print_without_type(self, printer)
+        return
+    printer.print_string(f'dense<"0x{self.data.data.hex().upper()}">')
+
+
 def _is_splat(self: DenseIntOrFPElementsAttr) -> bool:
     data = self.data.data
     size = self.type.element_type.compile_time_size
@@ -100,6 +128,8 @@ PATCHES = (
           _parse_dense_literal_type),
     Patch("hex-float-dense-elements", _TensorLiteralElement, "to_type", _to_type),
     Patch("is-splat-compares-bytes", DenseIntOrFPElementsAttr, "is_splat", _is_splat),
+    Patch("narrow-float-complex-non-finite-print", DenseIntOrFPElementsAttr,
+          "print_without_type", _print_dense),
 )  # fmt: skip
 
 _ORIGINALS: dict[str, Any] = {p.name: vars(p.owner)[p.attribute] for p in PATCHES}

@@ -9,6 +9,12 @@ XLA:CPU semantics, measured on the jax 0.10 XLA:CPU backend (x86):
 - XLA:CPU runs with denormals flushed to zero (FTZ + DAZ): f32/f64 arithmetic reads denormal
   inputs as zero and writes denormal results as zero. Pure bit operations (abs, negate, select,
   bitcast, reduce_precision, f32 <-> bf16) keep them. `flush_denormals` emulates this.
+- FP8/FP6/FP4 go through f32 like bf16 (rounded by ml_dtypes: a finite value too large for a
+  type without infinities becomes NaN, f4e2m1fn/f6 saturate); float -> s1..s4 / u1..u4
+  saturates to the narrow range, int -> narrow int wraps.
+- real -> complex sets the imaginary part to 0 (the real part converted to the part type
+  first); complex -> complex converts both parts; complex -> pred is `x != 0`. complex -> real
+  is refused by the dialect (XLA: "not implemented").
 """
 
 from __future__ import annotations
@@ -16,15 +22,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float64Type
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, Float64Type
 from xdsl.ir import Attribute
 
-from neuron_cc.dialects.hlo.types import is_float_type, is_pred_type
+from neuron_cc.dialects.hlo import dtypes
+from neuron_cc.dialects.hlo.types import is_complex_type, is_float_type, is_pred_type
 from neuron_cc.interpreter.values import (
     InterpretationError,
-    is_bf16,
     normalize,
     numpy_dtype,
+    wrap_narrow_int,
 )
 
 NDArray = np.ndarray[Any, Any]
@@ -46,27 +53,33 @@ def flush_denormals(x: NDArray) -> NDArray:
 
 
 def bit_width(element: Attribute) -> int:
-    if is_bf16(element):
-        return 16
-    if is_pred_type(element):
-        return 1
-    return numpy_dtype(element).itemsize * 8
+    return dtypes.bit_width(element)
 
 
 def to_bits(x: NDArray, element: Attribute) -> NDArray:
-    """The bit patterns of `x` as unsigned integers of the element's width (bf16: 16 bits)."""
+    """The bit patterns of `x` as unsigned integers of the element's width (bf16: 16 bits,
+    FP8 and the sub-byte types: one byte each, the low bits meaningful)."""
+    if is_complex_type(element):
+        raise InterpretationError(f"no bit pattern for complex element type {element}")
+    if dtypes.narrow_int_width(element) is not None:
+        mask = (1 << bit_width(element)) - 1
+        return (np.asarray(x).astype(np.int64) & mask).astype(np.uint8)
+    exact = dtypes.exact_dtype(element)
     x = np.ascontiguousarray(x)
-    if is_bf16(element):
-        return (x.view(np.uint32) >> 16).astype(np.uint16)
-    return x.view(f"uint{x.dtype.itemsize * 8}")
+    if x.dtype != exact:
+        x = x.astype(exact)
+    return x.view(f"uint{exact.itemsize * 8}")
 
 
 def from_bits(bits: NDArray, element: Attribute) -> NDArray:
     """The inverse of `to_bits`: values of `element` from unsigned bit patterns."""
     bits = np.ascontiguousarray(bits)
-    if is_bf16(element):
-        return (bits.astype(np.uint32) << 16).view(np.float32)
-    return bits.view(numpy_dtype(element))
+    width = dtypes.narrow_int_width(element)
+    if width is not None:
+        return wrap_narrow_int(bits, width, numpy_dtype(element) == np.int8)
+    exact = dtypes.exact_dtype(element)
+    values = bits.astype(f"uint{exact.itemsize * 8}").view(exact)
+    return values.astype(numpy_dtype(element))
 
 
 def bitcast_array(x: NDArray, source: Attribute, target: Attribute) -> NDArray:
@@ -76,6 +89,8 @@ def bitcast_array(x: NDArray, source: Attribute, target: Attribute) -> NDArray:
     XLA:CPU: f32 1.0 -> s8 [0, 0, -128, 63].
     """
     in_width, out_width = bit_width(source), bit_width(target)
+    if in_width != out_width and min(in_width, out_width) < 8:
+        raise InterpretationError("bitcast_convert between sub-byte and wider element types")
     if is_pred_type(source) or is_pred_type(target):
         if in_width != out_width:
             raise InterpretationError("bitcast_convert between pred and a wider type")
@@ -103,11 +118,11 @@ def constant_array(value: DenseIntOrFPElementsAttr, devices: int) -> NDArray:
     raw = value.data.data
     if is_pred_type(element):
         flat = np.frombuffer(raw, dtype=np.uint8) != 0
-    elif is_bf16(element):
-        flat = from_bits(np.frombuffer(raw, dtype="<u2"), element)
+    elif dtypes.narrow_int_width(element) is not None:
+        flat = from_bits(np.frombuffer(raw, dtype=np.uint8), element)
     else:
-        dtype = numpy_dtype(element)
-        flat = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
+        exact = dtypes.exact_dtype(element)
+        flat = np.frombuffer(raw, dtype=exact.newbyteorder("<")).astype(numpy_dtype(element))
     count = int(np.prod(shape, dtype=np.int64))
     if flat.size == 1 and count != 1:
         flat = np.broadcast_to(flat, (count,))
@@ -124,16 +139,18 @@ def constant_array(value: DenseIntOrFPElementsAttr, devices: int) -> NDArray:
 def _float_to_int(x: NDArray, target: Attribute) -> NDArray:
     """Truncate toward zero, saturate to the target range, NaN -> 0 (LLVM fptosi.sat)."""
     dtype = numpy_dtype(target)
-    info = np.iinfo(dtype)
+    bits = bit_width(target)
+    low = 0 if dtype.kind == "u" else -(2 ** (bits - 1))
+    high = 2**bits - 1 if dtype.kind == "u" else 2 ** (bits - 1) - 1
     wide = np.trunc(x.astype(np.float64))
     nan = np.isnan(wide)
-    too_big = wide >= 2.0 ** (info.bits if info.min == 0 else info.bits - 1)
-    too_small = wide < float(info.min)  # -2**(bits-1) or 0, exact in f64
+    too_big = wide >= float(high) + 1  # 2**bits or 2**(bits-1), exact in f64
+    too_small = wide < float(low)  # -2**(bits-1) or 0, exact in f64
     fits = ~(nan | too_big | too_small)
     safe = np.where(fits, wide, 0.0)
-    values = safe.astype(np.uint64 if info.min == 0 else np.int64).astype(dtype)
-    values = np.where(too_big, info.max, values)
-    values = np.where(too_small, info.min, values)
+    values = safe.astype(np.uint64 if dtype.kind == "u" else np.int64).astype(dtype)
+    values = np.where(too_big, high, values)
+    values = np.where(too_small, low, values)
     return values.astype(dtype)
 
 
@@ -148,8 +165,9 @@ def _float_to_float(x: NDArray, source: Attribute, target: Attribute) -> NDArray
 
 
 def _to_pred(x: NDArray, source: Attribute) -> NDArray:
-    """`x != 0`; f32/f64 denormals read as zero, bf16 ones do not (XLA:CPU tests their bits)."""
-    if is_float_type(source) and not is_bf16(source):
+    """`x != 0`; f32/f64 denormals read as zero, bf16/FP8 ones do not (XLA:CPU tests their
+    bits)."""
+    if is_float_type(source) and not dtypes.is_f32_stored(source):
         x = flush_denormals(x)
     return x != 0
 
@@ -159,6 +177,10 @@ def convert_array(x: NDArray, source: Attribute, target: Attribute) -> NDArray:
     with np.errstate(all="ignore"):
         if is_pred_type(target):
             return _to_pred(x, source)
+        if isinstance(target, ComplexType):
+            if not is_complex_type(source):
+                x = convert_array(x, source, target.element_type)
+            return x.astype(numpy_dtype(target))
         if is_float_type(source) and is_float_type(target):
             return _float_to_float(x, source, target)
         if is_float_type(source):

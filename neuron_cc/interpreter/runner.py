@@ -61,6 +61,7 @@ def _function_tables() -> list[InterpreterFunctions]:
     from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
     from neuron_cc.interpreter.data_movement import HloDataMovementFunctions
     from neuron_cc.interpreter.elementwise import HloElementwiseFunctions
+    from neuron_cc.interpreter.structured_ops import HloStructuredFunctions
 
     return [
         FuncFunctions(),
@@ -70,6 +71,7 @@ def _function_tables() -> list[InterpreterFunctions]:
         HloElementwiseFunctions(),
         HloDataMovementFunctions(),
         HloComputationFunctions(),
+        HloStructuredFunctions(),
         HloBirFunctions(),
     ]
 

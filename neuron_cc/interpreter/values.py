@@ -2,9 +2,17 @@
 
 Every SSA value of tensor type is a numpy array whose leading axis is the device axis of size
 D = R*P (device index = flattened id r*P+p); tuples are Python tuples of values; tokens are
-`TOKEN`. Element types map to numpy dtypes; bf16 has no numpy dtype and is emulated EXACTLY:
-values are stored as float32 whose low 16 bits are zero, rounded to nearest-even after every
-operation that produces bf16 (this is what XLA:CPU does when it upcasts bf16 elementwise ops).
+`TOKEN`. Element types map to numpy storage dtypes (`neuron_cc.dialects.hlo.dtypes`): bf16 and
+the FP8/FP6/FP4 types are stored as float32 and rounded to the type by `ml_dtypes` after every
+operation that produces them (XLA:CPU upcasts their elementwise ops to f32 and converts the
+result back; measured bit for bit in tests/test_interp_element_types.py); s1..s4 / u1..u4 are
+stored as int8 / uint8 and wrapped to their width; c64 / c128 are numpy complex64 / complex128.
+
+bf16 rounding was hand-written (round to nearest even on the float32 bits, NaN payload kept
+in its top 7 bits); `ml_dtypes.bfloat16` gives the same bits for every non-NaN float32 and a
+NaN of the same sign with the canonical payload 0x40, which is what XLA:CPU's f32 -> bf16
+convert gives (tests/test_interp_element_types.py, `test_bf16_rounding_*`), so ml_dtypes
+replaced it.
 """
 
 from __future__ import annotations
@@ -15,17 +23,19 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    Signedness,
     TensorType,
     TupleType,
 )
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Attribute, Operation
 
+from neuron_cc.dialects.hlo.dtypes import (
+    exact_dtype,
+    exact_dtype_of_name,
+    is_f32_stored,
+    narrow_int_width,
+    storage_dtype,
+)
 from neuron_cc.dialects.hlo.types import TokenType, value_bytes
 
 
@@ -61,20 +71,12 @@ DEFAULT_MAX_VALUE_BYTES = 1 << 30
 
 
 def numpy_dtype(element: Attribute) -> np.dtype[Any]:
-    """The numpy storage dtype of an element type (bf16 is stored as float32)."""
-    if isinstance(element, IntegerType):
-        width = element.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        unsigned = element.signedness.data == Signedness.UNSIGNED
-        return np.dtype(f"{'u' if unsigned else ''}int{width}")
-    if isinstance(element, BFloat16Type | Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(element, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(element, Float64Type):
-        return np.dtype(np.float64)
-    raise InterpretationError(f"unsupported element type {element}")
+    """The numpy storage dtype of an element type (bf16 and FP8/FP6/FP4 are stored as
+    float32, s1..s4 / u1..u4 as int8 / uint8)."""
+    try:
+        return storage_dtype(element)
+    except ValueError:
+        raise InterpretationError(f"unsupported element type {element}") from None
 
 
 def is_bf16(element: Attribute) -> bool:
@@ -84,25 +86,39 @@ def is_bf16(element: Attribute) -> bool:
 def round_to_bf16(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Round float32 values to the nearest bf16 (ties to even), kept in float32 storage.
 
-    NaNs stay NaN (quiet), infinities stay infinite, overflow rounds to infinity like IEEE.
-    """
-    f = np.ascontiguousarray(x, dtype=np.float32)
-    bits = f.view(np.uint32)
-    rounding = ((bits >> 16) & 1) + np.uint32(0x7FFF)
-    rounded = ((bits + rounding) & np.uint32(0xFFFF0000)).astype(np.uint32)
-    nan = np.isnan(f)
-    if nan.any():
-        rounded = np.where(nan, (bits | np.uint32(0x00400000)) & np.uint32(0xFFFF0000), rounded)
-    return rounded.view(np.float32)
+    Overflow rounds to infinity like IEEE; a NaN becomes the quiet NaN of its sign (XLA:CPU's
+    f32 -> bf16 convert; the payload is dropped)."""
+    f = np.asarray(x, dtype=np.float32)
+    return f.astype(exact_dtype_of_name("bf16")).astype(np.float32)
+
+
+def round_to_type(x: np.ndarray[Any, Any], element: Attribute) -> np.ndarray[Any, Any]:
+    """Round values (computed in f32) to a float32-stored type (`is_f32_stored`): nearest,
+    ties to even, as `ml_dtypes` converts (overflow: inf, or NaN for types without inf; f4/f6
+    saturate, as XLA:CPU does)."""
+    f = np.asarray(x, dtype=np.float32)
+    return f.astype(exact_dtype(element)).astype(np.float32)
+
+
+def wrap_narrow_int(x: np.ndarray[Any, Any], width: int, signed: bool) -> np.ndarray[Any, Any]:
+    """Integers wrapped to `width` bits (two's complement), in int8 / uint8 storage."""
+    mask = (1 << width) - 1
+    v = np.asarray(x).astype(np.int64) & mask
+    if signed:
+        v = np.where(v >= 1 << (width - 1), v - (1 << width), v)
+    return v.astype(np.int8 if signed else np.uint8)
 
 
 def normalize(x: np.ndarray[Any, Any], element: Attribute) -> np.ndarray[Any, Any]:
-    """Bring a computed array to the exact storage of `element` (dtype, bf16 rounding)."""
+    """Bring a computed array to the exact storage of `element` (dtype, rounding, wrapping)."""
     dtype = numpy_dtype(element)
+    if is_f32_stored(element):
+        return round_to_type(x, element)
+    width = narrow_int_width(element)
+    if width is not None:
+        return wrap_narrow_int(x, width, dtype == np.int8)
     if x.dtype != dtype:
         x = x.astype(dtype)
-    if is_bf16(element):
-        x = round_to_bf16(x)
     return x
 
 

@@ -2,7 +2,8 @@
 
 Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control_flow`
 (tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
-`computation` (dot, reduce, reduce_window, gather, scatter, sort).
+`computation` (dot, reduce, reduce_window, gather, scatter, sort); `convolution`,
+`select_and_scatter`, `elementwise_map` (map) and `topk` (issue 17).
 """
 
 from xdsl.ir import Dialect
@@ -17,9 +18,13 @@ from neuron_cc.dialects.hlo import (
     collectives,
     computation,
     control_flow,
+    convolution,
     data_movement,
     elementwise,
+    elementwise_map,
     p2p,
+    select_and_scatter,
+    topk,
     types,
 )
 
@@ -31,6 +36,10 @@ _OPS = [
     *elementwise.OPS,
     *data_movement.OPS,
     *computation.OPS,
+    *convolution.OPS,
+    *select_and_scatter.OPS,
+    *elementwise_map.OPS,
+    *topk.OPS,
 ]
 _ATTRS = [
     types.TokenType,

@@ -1,6 +1,6 @@
 """Data-movement ops of the hlo dialect (XLA semantics and shape rules, docs/dialects.md §3).
 
-reshape, bitcast, copy, broadcast, transpose, slice, dynamic_slice, dynamic_update_slice,
+reshape, bitcast, copy, broadcast, transpose, reverse, slice, dynamic_slice, dynamic_update_slice,
 concatenate and pad. They only move or repeat elements, never compute on them, so each keeps its
 operand's element type, and all are `Pure`. Each verifier follows XLA's shape inference
 (xla/service/shape_inference.cc) and the HLO verifier: the result type is the inferred one.
@@ -283,6 +283,41 @@ class TransposeOp(_DataMovementOp):
         _check_result("transpose", self.result, t.element_type, [shape[p] for p in perm])
 
 
+@irdl_op_definition
+class ReverseOp(_DataMovementOp):
+    """Reverse the order of the elements along each of `dimensions` (XLA's `reverse`).
+
+    XLA's rules: every entry is a dimension of the operand, none repeated; the result type is
+    the operand's.
+
+    ```mlir
+    %r = hlo.reverse %x, dims = [0] : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    ```
+    """
+
+    name = "hlo.reverse"
+    dimensions = prop_def(DimensionsAttr)
+
+    assembly_format = (
+        "$operand `,` `dims` `=` custom<Dims>($dimensions) "
+        "attr-dict `:` functional-type($operand, $result)"
+    )
+    custom_directives = (DimsDirective,)
+
+    def verify_(self) -> None:
+        t = tensor_type(self.operand)
+        shape = t.get_shape()
+        dims = self.dimensions.data
+        for d in dims:
+            if not 0 <= d < len(shape):
+                raise VerifyException(
+                    f"reverse dimension {d} is out of range for rank {len(shape)}"
+                )
+        if len(set(dims)) != len(dims):
+            raise VerifyException(f"reverse dimensions {_list(dims)} repeat a dimension")
+        _check_result("reverse", self.result, t.element_type, shape)
+
+
 # ---------------------------------------------------------------------------
 # slice, dynamic_slice, dynamic_update_slice
 # ---------------------------------------------------------------------------
@@ -550,6 +585,7 @@ OPS: list[type[Operation]] = [
     CopyOp,
     BroadcastOp,
     TransposeOp,
+    ReverseOp,
     SliceOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,

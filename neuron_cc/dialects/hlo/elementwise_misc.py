@@ -46,6 +46,7 @@ from neuron_cc.dialects.hlo.attributes import (
 from neuron_cc.dialects.hlo.types import (
     HLO_TENSOR,
     element_type_name,
+    is_complex_type,
     is_float_type,
     is_integer_type,
     is_pred_type,
@@ -75,11 +76,15 @@ class ElementKind:
 
 
 def _is_signed(t: Attribute) -> bool:
-    return is_float_type(t) or (is_integer_type(t) and not is_unsigned_type(t))
+    return (
+        is_float_type(t) or is_complex_type(t) or (is_integer_type(t) and not is_unsigned_type(t))
+    )
 
 
 def _is_numeric(t: Attribute) -> bool:
-    return is_float_type(t) or is_integer_type(t)
+    """Integers, real floats and complex (XLA's arithmetic ops take all of them; where XLA
+    refuses complex, e.g. max/min/remainder, this dialect is more permissive)."""
+    return is_float_type(t) or is_integer_type(t) or is_complex_type(t)
 
 
 def _is_signed_int(t: Attribute) -> bool:
@@ -236,7 +241,7 @@ class CompareOp(IRDLOperation):
         if self.compare_type is not None:
             return self.compare_type.data
         elem = tensor_type(self.lhs).element_type
-        if is_float_type(elem):
+        if is_float_type(elem) or is_complex_type(elem):
             return ComparisonType.FLOAT
         if _is_signed_int(elem):
             return ComparisonType.SIGNED
@@ -244,6 +249,12 @@ class CompareOp(IRDLOperation):
 
     def verify_(self) -> None:
         check_pred_result(self, shape_of(self.lhs), self.result.type)
+        complex_order = self.direction.data not in (ComparisonDirection.EQ, ComparisonDirection.NE)
+        if is_complex_type(tensor_type(self.lhs).element_type) and complex_order:
+            raise VerifyException(
+                f"compare direction {self.direction.data} is not defined on complex operands "
+                "(only EQ and NE)"
+            )
         if self.compare_type is not None:
             kind = _COMPARE_TYPE_KINDS[self.compare_type.data]
             kind.check(f"compare type {self.compare_type.data}", self.lhs.type, "operands")
@@ -357,6 +368,13 @@ class ConvertOp(IRDLOperation):
             raise VerifyException(
                 f"convert result shape {shape_str(got)} does not match operand shape "
                 f"{shape_str(expected)}"
+            )
+        source = tensor_type(self.operand).element_type
+        target = tensor_type(self.result).element_type
+        if is_complex_type(source) and not (is_complex_type(target) or is_pred_type(target)):
+            raise VerifyException(
+                f"convert from complex {element_type_name(source)} to real "
+                f"{element_type_name(target)} is not defined (XLA: not implemented)"
             )
 
 

@@ -1,8 +1,12 @@
 """Types of the hlo dialect and the type constraints its ops share.
 
 HLO values are builtin ranked, statically shaped `tensor<...>` values whose element type is one
-of XLA's primitive types (pred=i1, s8..s64 = signless i8..i64, u8..u64 = ui8..ui64, f16, bf16,
-f32, f64), builtin `tuple<...>` values, and `!hlo.token` (XLA's `token[]`).
+of XLA's primitive types (`ELEMENT_TYPES`), builtin `tuple<...>` values, and `!hlo.token` (XLA's
+`token[]`). Every XLA element type has a builtin xDSL type, so the dialect defines none:
+pred = i1; s2..s64 = signless i2..i64; s1 = si1 (the one signed type: the signless i1 is pred);
+u1..u64 = ui1..ui64; f16, bf16, f32, f64; the FP8 family f8e5m2, f8e4m3, f8e4m3fn, f8e5m2fnuz,
+f8e4m3fnuz, f8e4m3b11fnuz, f8e3m4, f8e8m0fnu = builtin f8E5M2 ... f8E8M0FNU; f6e2m3fn,
+f6e3m2fn, f4e2m1fn = f6E2M3FN, f6E3M2FN, f4E2M1FN; c64 = complex<f32>, c128 = complex<f64>.
 """
 
 from __future__ import annotations
@@ -14,6 +18,18 @@ from typing import TypeAlias
 from typing_extensions import TypeVar
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -37,37 +53,66 @@ class TokenType(ParametrizedAttribute, TypeAttribute):
 
 HloTensor: TypeAlias = TensorType[Attribute]
 
-_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+NARROW_FLOATS: dict[str, Attribute] = {
+    "f8e5m2": Float8E5M2Type(),
+    "f8e4m3": Float8E4M3Type(),
+    "f8e4m3fn": Float8E4M3FNType(),
+    "f8e5m2fnuz": Float8E5M2FNUZType(),
+    "f8e4m3fnuz": Float8E4M3FNUZType(),
+    "f8e4m3b11fnuz": Float8E4M3B11FNUZType(),
+    "f8e3m4": Float8E3M4Type(),
+    "f8e8m0fnu": Float8E8M0FNUType(),
+    "f6e2m3fn": Float6E2M3FNType(),
+    "f6e3m2fn": Float6E3M2FNType(),
+    "f4e2m1fn": Float4E2M1FNType(),
+}
+"""XLA's sub-16-bit float types (OCP FP8/FP6/FP4 and the FNUZ variants), by XLA name."""
 
 ELEMENT_TYPES: dict[str, Attribute] = {
     "pred": IntegerType(1),
-    **{f"s{w}": IntegerType(w) for w in (8, 16, 32, 64)},
-    **{f"u{w}": IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)},
+    "s1": IntegerType(1, Signedness.SIGNED),
+    **{f"s{w}": IntegerType(w) for w in (2, 4, 8, 16, 32, 64)},
+    **{f"u{w}": IntegerType(w, Signedness.UNSIGNED) for w in (1, 2, 4, 8, 16, 32, 64)},
     "f16": Float16Type(),
     "bf16": BFloat16Type(),
     "f32": Float32Type(),
     "f64": Float64Type(),
+    **NARROW_FLOATS,
+    "c64": ComplexType(Float32Type()),
+    "c128": ComplexType(Float64Type()),
 }
 """XLA element type name -> hlo dialect element type: the one table of the element types the
 dialect supports (the HLO parser, the exporter and `element_type_name` all read it)."""
 
 ELEMENT_NAMES: dict[Attribute, str] = {t: name for name, t in ELEMENT_TYPES.items()}
 """The inverse of `ELEMENT_TYPES`."""
-_INT_WIDTHS = frozenset({8, 16, 32, 64})
+_FLOATS = frozenset(
+    t for t in ELEMENT_TYPES.values() if not isinstance(t, IntegerType | ComplexType)
+)
+_INTEGERS = frozenset(
+    t for n, t in ELEMENT_TYPES.items() if isinstance(t, IntegerType) and n != "pred"
+)
+_COMPLEX = frozenset(t for t in ELEMENT_TYPES.values() if isinstance(t, ComplexType))
 
 
 def is_float_type(t: Attribute) -> bool:
-    """True for f16, bf16, f32 and f64."""
-    return isinstance(t, _FLOAT_TYPES)
+    """True for every real float element type: f16, bf16, f32, f64 and `NARROW_FLOATS`."""
+    return t in _FLOATS
+
+
+def is_narrow_float_type(t: Attribute) -> bool:
+    """True for the FP8/FP6/FP4 types (`NARROW_FLOATS`)."""
+    return is_float_type(t) and element_type_name(t) in NARROW_FLOATS
+
+
+def is_complex_type(t: Attribute) -> bool:
+    """True for c64 (complex<f32>) and c128 (complex<f64>)."""
+    return t in _COMPLEX
 
 
 def is_integer_type(t: Attribute) -> bool:
-    """True for signless s8..s64 and unsigned u8..u64 (not pred)."""
-    if not isinstance(t, IntegerType):
-        return False
-    if t.width.data not in _INT_WIDTHS:
-        return False
-    return t.signedness.data in (Signedness.SIGNLESS, Signedness.UNSIGNED)
+    """True for s1..s64 and u1..u64 (not pred)."""
+    return t in _INTEGERS
 
 
 def is_unsigned_type(t: Attribute) -> bool:
@@ -85,7 +130,7 @@ def is_pred_type(t: Attribute) -> bool:
 
 def is_element_type(t: Attribute) -> bool:
     """True for every XLA primitive element type the dialect supports."""
-    return is_float_type(t) or is_integer_type(t) or is_pred_type(t)
+    return t in ELEMENT_NAMES
 
 
 def element_type_name(t: Attribute) -> str:
@@ -185,7 +230,12 @@ def tuple_type(types: Sequence[Attribute]) -> TupleType:
 
 
 def element_bytes(element: Attribute) -> int:
-    """Bytes of one element on the wire: the bit width rounded up to bytes (pred: 1)."""
+    """Bytes of one element on the wire: the bit width rounded up to bytes (pred: 1); a complex
+    element is two of its parts. Sub-byte types (s4, u2, f4e2m1fn, ...) count one byte each,
+    as XLA's `ShapeUtil::ByteSizeOfPrimitiveType` does for unpacked arrays (XLA packs them
+    only under a layout with `element_size_in_bits`, which the importer does not keep)."""
+    if isinstance(element, ComplexType):
+        return 2 * element_bytes(element.element_type)
     width = getattr(element, "bitwidth", None)
     if width is None and isinstance(element, IntegerType):
         width = element.width.data

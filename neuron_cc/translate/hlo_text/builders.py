@@ -35,6 +35,7 @@ from neuron_cc.dialects.hlo.dimension_numbers import (
 )
 from neuron_cc.dialects.hlo.types import tensor_type
 from neuron_cc.translate.hlo_text import attrs as A
+from neuron_cc.translate.hlo_text import builders_ops
 from neuron_cc.translate.hlo_text.attrs import AttrError
 from neuron_cc.translate.hlo_text.parser import Instruction
 
@@ -396,6 +397,7 @@ OPCODE_PROPERTIES: dict[str, PropBuilder] = {
     "reduce-precision": _reduce_precision,
     "call": _call,
     "fusion": _call,
+    **builders_ops.OPCODE_PROPERTIES,
 }
 
 # Attribute key holding the computation(s) cloned into each region, per opcode.
@@ -408,4 +410,5 @@ REGION_KEYS: dict[str, tuple[str, ...]] = {
     "scatter": ("to_apply",),
     "sort": ("to_apply",),
     "while": ("condition", "body"),
+    **builders_ops.REGION_KEYS,
 }

@@ -61,11 +61,16 @@ from neuron_cc.dialects.hlo import (
     collectives,
     computation,
     control_flow,
+    convolution,
     data_movement,
     elementwise,
+    elementwise_map,
     elementwise_misc,
     p2p,
+    select_and_scatter,
+    topk,
 )
+from neuron_cc.translate.hlo_text import export_ops
 from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
 from neuron_cc.translate.hlo_text.export_text import (
     NAMING_ATTRS,
@@ -108,6 +113,10 @@ _ALL_OPS: list[type[Operation]] = [
     *elementwise.OPS,
     *data_movement.OPS,
     *computation.OPS,
+    *convolution.OPS,
+    *select_and_scatter.OPS,
+    *elementwise_map.OPS,
+    *topk.OPS,
 ]
 _SPECIAL_OPCODES = {"hlo.clz": "count-leading-zeros", "hlo.optimization_barrier": "opt-barrier"}
 OPCODES: dict[str, str] = {
@@ -170,6 +179,9 @@ class _Builder:
 
     def refs(self, values: Iterable[SSAValue]) -> str:
         return ", ".join([self.ref(v) for v in values])
+
+    def region_name(self, region: Region, op: Operation) -> str:
+        return self.x.region(region, op, self.what)
 
     def add_params(self, block: Block, arg_attrs: ArrayAttr[DictionaryAttr] | None) -> None:
         attrs = arg_attrs.data if arg_attrs is not None else ()
@@ -697,4 +709,5 @@ _SPECIAL_HANDLERS: dict[type[Operation], _Handler] = {
 _HANDLERS: dict[str, _Handler] = {
     **{cls.name: _simple for cls in _SIMPLE_OPS},
     **{cls.name: handler for cls, handler in _SPECIAL_HANDLERS.items()},
+    **export_ops.HANDLERS,
 }

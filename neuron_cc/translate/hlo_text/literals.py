@@ -6,8 +6,13 @@ table): nested braces must match the shape exactly (`{ {1, 2}, {3, 4} }` for `f3
 optional, a trailing comma allowed), a bare scalar for an array shape sets element 0 and leaves
 the rest zero (XLA's quirk), integers are 64-bit with XLA's wrap-around for
 `s64`/`u64`, pred takes any integer (nonzero is true), floats round to the element type as XLA's
-`static_cast` does (f16/bf16 through f32) and a finite value that rounds to infinity is out of
-range, and `nan(0x...)` payloads must fit the element type's mantissa (bf16: 0x7f). The elided
+`static_cast` does (f16/bf16 through f32, the FP8/FP6/FP4 types directly, by `ml_dtypes`, XLA's
+own float8 code) and a finite value that rounds to a non-finite one (infinity, or NaN for a type
+without infinities, e.g. f8e4m3fn 500, f8e8m0fnu 0) is out of range; `inf` in a type without
+infinities is its NaN (f8e4m3fnuz) or its largest value (f4e2m1fn, which saturates), as in XLA;
+`nan(0x...)` payloads must fit the element type's mantissa (bf16: 0x7f) and only IEEE-style
+types (f16, bf16, f32, f64, f8e5m2, f8e4m3, f8e3m4) take one. Complex elements (c64, c128) are
+`(real, imag)` pairs, each part read as an f32 / f64 element. The elided
 form (`{...}`, printed by XLA without `print_large_constants`) is an error unless the caller allows
 it, in which case the constant becomes zeros (XLA fills it with arbitrary values).
 
@@ -40,7 +45,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from neuron_cc.dialects.hlo.types import element_type_name, is_float_type, is_pred_type
+from neuron_cc.dialects.hlo.dtypes import exact_dtype
+from neuron_cc.dialects.hlo.types import (
+    ELEMENT_TYPES,
+    element_type_name,
+    is_complex_type,
+    is_float_type,
+    is_pred_type,
+)
 from neuron_cc.translate.hlo_text.attrs import AttrError
 
 
@@ -131,12 +143,25 @@ def _nan_payload(text: str) -> int | None:
 
 # --- element types ----------------------------------------------------------------------------
 
-# name -> (mantissa bits, total bits)
-_FLOAT_LAYOUT = {"f16": (10, 16), "bf16": (7, 16), "f32": (23, 32), "f64": (52, 64)}
+# name -> (mantissa bits, total bits) of the types with IEEE NaNs (a payload in the mantissa)
+_FLOAT_LAYOUT = {
+    "f16": (10, 16),
+    "bf16": (7, 16),
+    "f32": (23, 32),
+    "f64": (52, 64),
+    "f8e5m2": (2, 8),
+    "f8e4m3": (3, 8),
+    "f8e3m4": (4, 8),
+}
 
 
 def _nan_bits(negative: bool, payload: int, name: str) -> int | None:
     """XLA's NaN of `name` with the parsed double payload (None: it does not fit)."""
+    if name not in _FLOAT_LAYOUT:  # one NaN encoding (fn/fnuz/e8m0) or none (f4/f6)
+        if payload != _DOUBLE_QUIET_PAYLOAD:
+            return None
+        nan = np.array([-math.nan if negative else math.nan], np.float64)
+        return int(_float_bits(nan, name)[0])
     mantissa, width = _FLOAT_LAYOUT[name]
     if payload == _DOUBLE_QUIET_PAYLOAD:
         payload = 1 << (mantissa - 1)
@@ -147,11 +172,15 @@ def _nan_bits(negative: bool, payload: int, name: str) -> int | None:
 
 
 def _float_bits(values: NDArray[np.float64], name: str) -> NDArray[np.unsignedinteger]:
-    """The bits of `static_cast<T>(double)` per element, as XLA (Eigen) rounds: f32 and f64
-    directly, f16 and bf16 through f32 (round to nearest even each time)."""
+    """The bits of `static_cast<T>(double)` per element, as XLA (Eigen, ml_dtypes) rounds: f32
+    and f64 directly, f16 and bf16 through f32 (round to nearest even each time), the FP8/FP6/
+    FP4 types directly (ml_dtypes)."""
     if name == "f64":
         return values.view(np.uint64)
     with np.errstate(over="ignore", invalid="ignore"):
+        if name not in ("f16", "bf16", "f32"):
+            exact = exact_dtype(ELEMENT_TYPES[name])
+            return values.astype(exact).view(f"uint{exact.itemsize * 8}")
         f32 = values.astype(np.float32)
         if name == "f16":
             return f32.astype(np.float16).view(np.uint16)
@@ -162,23 +191,47 @@ def _float_bits(values: NDArray[np.float64], name: str) -> NDArray[np.unsignedin
     return rounded.astype(np.uint16)
 
 
-def _is_inf_bits(bits: NDArray[np.unsignedinteger], name: str) -> NDArray[np.bool_]:
-    mantissa, width = _FLOAT_LAYOUT[name]
-    magnitude = bits.astype(np.uint64) & np.uint64((1 << (width - 1)) - 1)
-    return magnitude == np.uint64(((1 << (width - 1 - mantissa)) - 1) << mantissa)
+def _out_of_range(values: NDArray[np.float64], bits: NDArray[np.unsignedinteger], name: str):
+    """Finite values whose element-type value is not finite (XLA: out of range)."""
+    exact = exact_dtype(ELEMENT_TYPES[name])
+    stored = np.ascontiguousarray(bits).view(exact).astype(np.float64)
+    return np.isfinite(values) & ~np.isfinite(stored)
 
 
 def _float_attr(
     t: TensorType[Attribute], values: NDArray[np.float64], nans: dict[int, int], name: str
 ) -> DenseIntOrFPElementsAttr:
+    bits = _checked_bits(values, nans, name)
+    packed = BytesAttr(bits.astype(bits.dtype.newbyteorder("<")).tobytes())
+    return DenseIntOrFPElementsAttr(t, packed)  # pyright: ignore[reportArgumentType]
+
+
+def _checked_bits(
+    values: NDArray[np.float64], nans: dict[int, int], name: str, what: str = "literal value"
+) -> NDArray[np.unsignedinteger]:
     bits = _float_bits(values, name)
-    overflow = np.isfinite(values) & _is_inf_bits(bits, name)
+    overflow = _out_of_range(values, bits, name)
     if overflow.any():
         bad = float(values[int(np.argmax(overflow))])
-        raise AttrError(f"literal value {bad!r} is out of range for {name}")
+        raise AttrError(f"{what} {bad!r} is out of range for {name}")
     if nans:
         bits = bits.copy()
         bits[list(nans)] = list(nans.values())
+    return bits
+
+
+def _complex_attr(
+    t: TensorType[Attribute], pairs: NDArray[np.float64], nans: dict[int, int], name: str
+) -> DenseIntOrFPElementsAttr:
+    """`pairs` holds real, imag, real, imag, ... (`nans` indexes that flat list)."""
+    part = "f32" if name == "c64" else "f64"
+    flat = pairs.reshape(-1)
+    real = _checked_bits(flat[0::2].copy(), {}, part, f"real part of a {name} value")
+    imag = _checked_bits(flat[1::2].copy(), {}, part, f"imaginary part of a {name} value")
+    bits = np.empty(flat.size, real.dtype)
+    bits[0::2], bits[1::2] = real, imag
+    for index, nan in nans.items():
+        bits[index] = nan
     packed = BytesAttr(bits.astype(bits.dtype.newbyteorder("<")).tobytes())
     return DenseIntOrFPElementsAttr(t, packed)  # pyright: ignore[reportArgumentType]
 
@@ -248,6 +301,8 @@ class _DenseParser:
                 handler(token)
             elif token.kind in ("int", "dec", "inf", "-inf", "nan", "true", "false"):
                 self.value(token)
+            elif token.kind == "(" and is_complex_type(self.element):
+                self.complex_value(token)
             elif token.kind == "(":
                 raise self.fail("'(' in a literal (parentheses are only for complex values)", token)
             elif token.kind == "eof":
@@ -317,19 +372,40 @@ class _DenseParser:
         if self.seen[-1] > self.dims[-1]:
             self.note(f"more than {self.dims[-1]} values in a row of {self.shape}", token)
 
+    def complex_value(self, token: _Token) -> None:
+        """`(real, imag)`: each part a float of the complex type's part type."""
+        self.count_element(token)
+        parts: list[_Token] = []
+        for expected in ("value", ",", "value", ")"):
+            part = next(self.tokens)
+            if expected == "value" and part.kind in ("int", "dec", "inf", "-inf", "nan"):
+                parts.append(part)
+            elif part.kind != expected:
+                what = "a number" if expected == "value" else f"'{expected}'"
+                raise self.fail(
+                    f"expected {what} in a complex value, found {self.spelling(part)}", part
+                )
+        self.slot(token)
+        for part in parts:
+            self.store_float(part.kind, self.text[part.start : part.end], part, complex_part=True)
+
     def value(self, token: _Token) -> None:
         self.count_element(token)
         kind = token.kind
         spelled = self.text[token.start : token.end]
         if kind in ("true", "false") and not is_pred_type(self.element):
             raise self.fail(f"'{spelled}' is only valid in pred constants", token)
+        if is_complex_type(self.element):
+            raise self.fail(
+                f"expected a complex value '(real, imag)' for {self.name}, got '{spelled}'", token
+            )
         if is_float_type(self.element):
             self.store_float(kind, spelled, token)
         else:
             self.store_int(kind, spelled, token)
 
     def slot(self, token: _Token) -> int:
-        index = len(self.values)
+        index = len(self.values) // (2 if is_complex_type(self.element) else 1)
         if index >= self.count:
             raise self.fail(
                 f"constant has more values than the {self.count} of {self.shape}", token
@@ -358,17 +434,25 @@ class _DenseParser:
             raise self.value_error(f"literal value {value} is out of range for {self.name}")
         return stored
 
-    def store_float(self, kind: str, spelled: str, token: _Token) -> None:
+    def store_float(
+        self, kind: str, spelled: str, token: _Token, complex_part: bool = False
+    ) -> None:
+        """One float (or, with `complex_part`, one part of the complex element just counted:
+        the parts are kept as consecutive floats)."""
+        name = self.name
+        if complex_part:
+            name = "f32" if self.name == "c64" else "f64"
         if kind == "nan":
             payload = _nan_payload(spelled)
             assert payload is not None  # the lexer checked it
-            bits = _nan_bits(spelled.startswith("-"), payload, self.name)
-            index = self.slot(token)
+            bits = _nan_bits(spelled.startswith("-"), payload, name)
+            index = len(self.values) if complex_part else self.slot(token)
             if bits is None:
-                mask = (1 << _FLOAT_LAYOUT[self.name][0]) - 1
+                layout = _FLOAT_LAYOUT.get(name)
+                largest = "none" if layout is None else f"0x{(1 << layout[0]) - 1:x}"
                 raise self.value_error(
-                    f"NaN payload 0x{payload:x} of element {index} does not fit {self.name} "
-                    f"(largest payload 0x{mask:x})"
+                    f"NaN payload 0x{payload:x} of element {index} does not fit {name} "
+                    f"(largest payload {largest})"
                 )
             self.floats.append(math.nan)
             self.nans[index] = bits
@@ -380,7 +464,8 @@ class _DenseParser:
                 value = -0.0  # XLA prints -0.0 as `-0` (and would read it back as +0)
             if math.isinf(value):
                 raise self.value_error(f"literal value {spelled} is out of range for double")
-        self.slot(token)
+        if not complex_part:
+            self.slot(token)
         self.floats.append(value)
 
     @property
@@ -394,6 +479,10 @@ class _DenseParser:
     def attr(self, t: TensorType[Attribute], zeros: bool = False) -> DenseIntOrFPElementsAttr:
         """The attribute (elements not given are zero; all of them with `zeros`)."""
         given = 0 if zeros else len(self.values)
+        if is_complex_type(self.element):
+            pairs = np.zeros(2 * self.count, np.float64)
+            pairs[:given] = self.floats[:given]
+            return _complex_attr(t, pairs, {} if zeros else self.nans, self.name)
         if is_float_type(self.element):
             floats = np.zeros(self.count, np.float64)
             floats[:given] = self.floats[:given]
@@ -487,7 +576,7 @@ def _fast_literal(
     if np.any(np.abs(floats[finite]) >= 2.0**63) and _LONG_INTEGER.search(body):
         return None  # integer tokens beyond int64 (XLA wraps them)
     name = element_type_name(element)
-    if _is_inf_bits(_float_bits(floats, name), name)[finite].any():
+    if _out_of_range(floats, _float_bits(floats, name), name).any():
         return None
     nans = np.flatnonzero(np.isnan(floats)).tolist()
     quiet = {
@@ -534,7 +623,7 @@ def parse_literal(
     if not isinstance(t, TensorType):
         raise AttrError(f"constants of type {t} are not supported (only array literals)")
     element = t.element_type
-    if not (is_float_type(element) or isinstance(element, IntegerType)):
+    if not (is_float_type(element) or is_complex_type(element) or isinstance(element, IntegerType)):
         raise AttrError(f"unsupported constant element type {element}")
     fast = _fast_literal(payload, t, math.prod(t.get_shape()))
     if fast is not None:

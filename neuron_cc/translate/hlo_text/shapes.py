@@ -7,7 +7,8 @@
   `strip_layouts` and `shape_matches` compare a stored `xla.shape` text with a type.
 - Literals: `literal_text(dense)` prints a constant's body as XLA does (`1.5`, `{1, 2}`,
   `{ {1, 2}, {3, 4} }`, `true`, `inf`, `-nan`, `nan(0x1)`); floats print the shortest text that
-  XLA's parser (decimal -> double -> element type) maps back to the same bits.
+  XLA's parser (decimal -> double -> element type) maps back to the same bits; FP8/FP6/FP4
+  print their exact value; complex elements print as `(real, imag)`.
 - `escape_string` writes a C-escaped string body for `"..."` attributes.
 - `API_VERSIONS`: custom_call `api_version` numbers and their XLA names.
 """
@@ -17,11 +18,14 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     DenseIntOrFPElementsAttr,
+    FixedBitwidthType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -32,11 +36,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from neuron_cc.dialects.hlo.dtypes import exact_dtype, narrow_int_width
 from neuron_cc.dialects.hlo.types import (
     ELEMENT_NAMES,
     ELEMENT_TYPES,
     TokenType,
     element_type_name,
+    is_narrow_float_type,
 )
 
 __all__ = [
@@ -185,6 +191,8 @@ def format_float(v: float, element_type: Attribute, bits: int | None = None) -> 
     if v != v:
         if bits is None:
             return "nan"
+        if is_narrow_float_type(element_type):
+            return _narrow_nan_text(bits, element_type)
         mantissa_bits, sign_bit, _ = _FLOAT_BITS[type(element_type)]
         return _nan_text(bits, mantissa_bits, sign_bit)
     if v in (float("inf"), float("-inf")):
@@ -192,6 +200,36 @@ def format_float(v: float, element_type: Attribute, bits: int | None = None) -> 
     if isinstance(element_type, Float32Type):
         return _format_f32(v)
     return _format_double(v)
+
+
+_NARROW_NAN_MANTISSA = {"f8e5m2": 2, "f8e4m3": 3, "f8e3m4": 4}
+"""The narrow floats with IEEE NaNs (a payload in the mantissa); the others have one NaN."""
+
+
+def _narrow_nan_text(bits: int, t: Attribute) -> str:
+    name = element_type_name(t)
+    width = t.bitwidth if isinstance(t, FixedBitwidthType) else 8
+    mantissa = _NARROW_NAN_MANTISSA.get(name)
+    if mantissa is None:  # fn / fnuz / e8m0: `-nan` when the sign bit is set (fnuz: always)
+        return "-nan" if bits >> (width - 1) & 1 and name != "f8e8m0fnu" else "nan"
+    return _nan_text(bits, mantissa, width - 1)
+
+
+def _decode_narrow_floats(t: Attribute, data: bytes) -> list[str]:
+    exact = exact_dtype(t)
+    raw = np.frombuffer(data, np.uint8)
+    floats = raw.view(exact).astype(np.float64).tolist()
+    width = t.bitwidth if isinstance(t, FixedBitwidthType) else 8
+    return _format_floats(floats, raw.tolist(), t, width - 1)
+
+
+def _decode_complex(t: ComplexType[Any], data: bytes) -> list[str]:
+    part = t.element_type
+    spec = _FLOAT_BITS[type(part)]
+    raw = np.frombuffer(data, dtype=spec[2])
+    floats = raw.view(spec[2].replace("u", "f")).tolist()
+    texts = _format_floats(floats, raw.tolist(), part, spec[1])
+    return [f"({texts[i]}, {texts[i + 1]})" for i in range(0, len(texts), 2)]
 
 
 def _int_dtype(t: IntegerType) -> str:
@@ -205,13 +243,31 @@ def _int_dtype(t: IntegerType) -> str:
 def _decode(dense: DenseIntOrFPElementsAttr, data: bytes) -> list[str]:
     """Element texts of `data`, a whole number of elements of the dense attribute's type."""
     t = dense.get_element_type()
+    if t not in ELEMENT_NAMES:
+        raise ShapeError(f"element type {t} has no XLA equivalent")
+    if is_narrow_float_type(t):
+        return _decode_narrow_floats(t, data)
+    if isinstance(t, ComplexType):
+        return _decode_complex(t, data)
     if isinstance(t, IntegerType):
-        if t.width.data not in (1, 8, 16, 32, 64):
-            raise ShapeError(f"element type {t} has no XLA equivalent")
-        values = np.frombuffer(data, dtype=_int_dtype(t)).tolist()
-        if t.width.data == 1:
-            return ["true" if v else "false" for v in values]
-        return [str(v) for v in values]
+        return _decode_ints(t, data)
+    return _decode_floats(t, data)
+
+
+def _decode_ints(t: IntegerType, data: bytes) -> list[str]:
+    width = narrow_int_width(t)
+    if width is not None:
+        values = np.frombuffer(data, np.uint8).astype(np.int64) & ((1 << width) - 1)
+        if element_type_name(t)[0] == "s":
+            values = np.where(values >= 1 << (width - 1), values - (1 << width), values)
+        return [str(v) for v in values.tolist()]
+    values = np.frombuffer(data, dtype=_int_dtype(t)).tolist()
+    if t.width.data == 1:
+        return ["true" if v else "false" for v in values]
+    return [str(v) for v in values]
+
+
+def _decode_floats(t: Attribute, data: bytes) -> list[str]:
     spec = _FLOAT_BITS.get(type(t))
     if spec is None:
         raise ShapeError(f"element type {t} has no XLA equivalent")

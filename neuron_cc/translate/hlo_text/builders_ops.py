@@ -1,0 +1,109 @@
+"""Properties of the HLO instructions added for issue 17 (reverse, convolution,
+select-and-scatter, map, topk), read from their raw attributes as `builders.py` does for the
+others; `OPCODE_PROPERTIES` and `REGION_KEYS` there include these tables.
+
+XLA's convolution window may carry `rhs_reversal=1x0`; it becomes the op's `window_reversal`
+property (the shared window attribute has no reversal). A window absent from the text is the
+empty window of a convolution without spatial dimensions (or a rank-0 select-and-scatter).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Protocol
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
+from neuron_cc.dialects.hlo.convolution import parse_dim_labels
+from neuron_cc.dialects.hlo.dimension_numbers import WindowAttr
+from neuron_cc.translate.hlo_text import attrs as A
+from neuron_cc.translate.hlo_text.attrs import AttrError
+from neuron_cc.translate.hlo_text.parser import Instruction
+
+Props = dict[str, Attribute]
+
+_REVERSAL = re.compile(r"\s*\brhs_reversal=(\S*?)(?=\s|\}|$)")
+
+
+class _Attrs(Protocol):
+    """The part of `builders.Consumer` these builders use (no import cycle)."""
+
+    def get(self, key: str) -> str | None: ...
+    def need(self, key: str) -> str: ...
+
+
+def _window(raw: str | None) -> tuple[WindowAttr, DimensionsAttr | None]:
+    if raw is None:
+        return WindowAttr.make([]), None
+    reversal: DimensionsAttr | None = None
+    m = _REVERSAL.search(raw)
+    try:
+        if m is not None:
+            reversal = DimensionsAttr(tuple(int(v) for v in m.group(1).split("x")))
+            raw = raw[: m.start()] + raw[m.end() :]
+        pad = re.search(r"\bpad=(\S*?)(?=\s|\}|$)", raw)
+        if pad is not None and any(p.count("_") != 1 for p in pad.group(1).split("x")):
+            raise AttrError(f"window pad '{pad.group(1)}' must be low_high per dimension")
+        return A.window(raw), reversal
+    except ValueError:
+        raise AttrError(f"malformed window '{raw}'") from None
+
+
+def _reverse(inst: Instruction, c: _Attrs) -> Props:
+    return {"dimensions": DimensionsAttr(A.ints(c.need("dimensions")))}
+
+
+def _convolution(inst: Instruction, c: _Attrs) -> Props:
+    window, reversal = _window(c.get("window"))
+    labels = c.need("dim_labels").strip()
+    try:
+        parse_dim_labels(labels)
+    except VerifyException as e:
+        raise AttrError(str(e)) from None
+    props: Props = {"dim_labels": StringAttr(labels), "window": window}
+    if reversal is not None and any(reversal.data):
+        props["window_reversal"] = reversal
+    for key in ("feature_group_count", "batch_group_count"):
+        raw = c.get(key)
+        if raw is not None:
+            props[key] = IntegerAttr(A.integer(raw), 64)
+    return props
+
+
+def _select_and_scatter(inst: Instruction, c: _Attrs) -> Props:
+    window, reversal = _window(c.get("window"))
+    if reversal is not None:
+        raise AttrError("select-and-scatter takes no rhs_reversal")
+    return {"window": window}
+
+
+def _map(inst: Instruction, c: _Attrs) -> Props:
+    raw = c.get("dimensions")
+    t = inst.type
+    rank = len(t.get_shape()) if isinstance(t, TensorType) else 0
+    return {"dimensions": DimensionsAttr(A.ints(raw) if raw is not None else tuple(range(rank)))}
+
+
+def _topk(inst: Instruction, c: _Attrs) -> Props:
+    largest = c.get("largest")
+    return {
+        "k": IntegerAttr(A.integer(c.need("k")), 64),
+        "largest": IntegerAttr.from_bool(largest is None or A.boolean(largest)),
+    }
+
+
+OPCODE_PROPERTIES: dict[str, Callable[[Instruction, _Attrs], Props]] = {
+    "reverse": _reverse,
+    "convolution": _convolution,
+    "select-and-scatter": _select_and_scatter,
+    "map": _map,
+    "topk": _topk,
+}
+REGION_KEYS: dict[str, tuple[str, ...]] = {
+    "select-and-scatter": ("select", "scatter"),
+    "map": ("to_apply",),
+}
