@@ -715,8 +715,26 @@ ENTRY %main (x: f32[8]) -> (f32[32], f32[8]) {
 """The asynchronous collectives (issue 17), as tests/filecheck/translate/async-collectives.hlo
 imports them; `calls=` only where the IR has it."""
 
+SRC_COMBINED_PERMUTE = """
+builtin.module attributes {hlo.num_partitions = 2 : i64} {
+func.func @main(%a: tensor<4xf32>, %b: tensor<2xi32>) -> tuple<tensor<4xf32>, tensor<2xi32>> {
+  %t = hlo.combined_collective_permute(%a, %b) pairs = [[0, 1], [1, 0]] channel_id = 3 : (tensor<4xf32>, tensor<2xi32>) -> tuple<tensor<4xf32>, tensor<2xi32>>
+  func.return %t : tuple<tensor<4xf32>, tensor<2xi32>>
+}
+}
+"""
+HLO_COMBINED_PERMUTE = """HloModule module, entry_computation_layout={(f32[4]{0}, s32[2]{0})->(f32[4]{0}, s32[2]{0})}, replica_count=1, num_partitions=2
+
+ENTRY %main (a: f32[4], b: s32[2]) -> (f32[4], s32[2]) {
+  %a = f32[4]{0} parameter(0)
+  %b = s32[2]{0} parameter(1)
+  ROOT %t = (f32[4]{0}, s32[2]{0}) collective-permute(%a, %b), channel_id=3, source_target_pairs={{0,1},{1,0}}
+}
+"""
+
 CASES = {
     "async": (SRC_ASYNC, HLO_ASYNC),
+    "combined_permute": (SRC_COMBINED_PERMUTE, HLO_COMBINED_PERMUTE),
     "collectives": (SRC_COLLECTIVES, HLO_COLLECTIVES),
     "while": (SRC_WHILE, HLO_WHILE),
     "consts": (SRC_CONSTS, HLO_CONSTS),

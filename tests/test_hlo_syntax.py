@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from neuron_cc.translate.hlo_text.exporter import export_hlo
-from neuron_cc.translate.hlo_text.importer import HloImportError, import_hlo
+from neuron_cc.translate.hlo_text.importer import HloImportError, ImportOptions, import_hlo
 
 
 def test_one_instruction_becomes_an_entry_with_its_operands_as_parameters() -> None:
@@ -44,3 +44,134 @@ def test_execution_thread_round_trips() -> None:
     assert '}, execution_thread="t"' in export_hlo(module)
     with pytest.raises(HloImportError, match="expected a string"):
         import_hlo(text.replace('"t"', "t"))
+
+
+def test_canonical_single_instruction_without_names() -> None:
+    """XLA's canonical form: no instruction name (named by its opcode), operands by shape."""
+    module = import_hlo("f32[2,4]{1,0} multiply(f32[2,4]{1,0}, f32[2,4]{1,0})")
+    text = export_hlo(module)
+    assert "ROOT %multiply = f32[2,4]{1,0} multiply(" in text
+    assert text.count("parameter(") == 2
+    with pytest.raises(HloImportError, match=r"undefined operand|not defined"):
+        import_hlo("HloModule m\nENTRY e {\n  ROOT n = f32[2] negate(f32[2])\n}\n")
+
+
+_INLINE = """HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  b = s32[] parameter(1)
+  r = f32[] reduce(p, f32[] constant(0)), dimensions={0}, to_apply={
+    x = f32[] parameter(0)
+    y = f32[] parameter(1)
+    ROOT s = f32[] add(x, y)
+  }
+  ROOT c = f32[] conditional(b, r, r), branch_computations={
+    { a = f32[] parameter(0)
+      ROOT n = f32[] negate(a) },
+    { a = f32[] parameter(0)
+      ROOT n = f32[] call(a), to_apply={ q = f32[] parameter(0)
+        ROOT k = f32[] copy(q) } }
+  }
+}
+"""
+
+
+def test_inline_computations_become_computations() -> None:
+    module = import_hlo(_INLINE)
+    text = str(module)
+    assert text.count("hlo.conditional") == 1
+    assert "hlo.add" in text
+    assert "hlo.copy" in text
+    exported = export_hlo(module)
+    assert "to_apply={" not in exported
+    assert export_hlo(import_hlo(exported)) == exported
+
+
+def test_inline_computations_respect_the_depth_limit() -> None:
+    deep = (
+        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply={\n"
+    )
+    deep += "  q = f32[] parameter(0)\n  ROOT s = f32[] call(q), to_apply={ ROOT t = f32[] parameter(0) }\n"
+    deep += "  }\n}\n"
+    import_hlo(deep, options=ImportOptions(max_depth=2))
+    with pytest.raises(HloImportError, match=r"maximum recursion depth exceeded \(1\)"):
+        import_hlo(deep, options=ImportOptions(max_depth=1))
+
+
+def test_tuple_constant_is_a_tuple_of_constants() -> None:
+    module = import_hlo(
+        "HloModule m\nENTRY e {\n  ROOT c = (f32[2], (s32[], pred[])) constant(({1, 2}, (3, true)))\n}\n"
+    )
+    exported = export_hlo(module)
+    assert "%c.element0 = f32[2]{0} constant({1, 2})" in exported
+    assert "%c.element1.element0 = s32[] constant(3)" in exported
+    assert "ROOT %c = (f32[2]{0}, (s32[], pred[])) tuple(%c.element0, %c.element1)" in exported
+    for bad, message in (
+        ("({1, 2})", r"<hlo>:3:47: constant '%c': the tuple constant has 1 elements, its shape 2"),
+        ("({1, 2}, (3, x))", r"unexpected 'x' in a literal"),
+        ("{1, 2}", r"a tuple constant is written"),
+    ):
+        text = (
+            f"HloModule m\nENTRY e {{\n  ROOT c = (f32[2], (s32[], pred[])) constant({bad})\n}}\n"
+        )
+        with pytest.raises(HloImportError, match=message):
+            import_hlo(text)
+
+
+def test_broadcast_of_a_scalar_needs_no_dimensions() -> None:
+    module = import_hlo(
+        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT b = f32[3] broadcast(p)\n}\n"
+    )
+    assert "dimensions={}" in export_hlo(module)
+
+
+def test_conditional_result_shape_is_inferred_from_its_branches() -> None:
+    text = (
+        "HloModule m\nn {\n  x = f32[2] parameter(0)\n  ROOT y = negate(x)\n}\n"
+        "ENTRY e {\n  p = pred[] parameter(0)\n  a = f32[2] parameter(1)\n"
+        "  ROOT c = conditional(p, a, a), true_computation=n, false_computation=n\n}\n"
+    )
+    assert "ROOT %c = f32[2]{0} conditional(" in export_hlo(import_hlo(text))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "ROOT s = f32[] negate(p), calls=%k",
+            r"<hlo>:7:33: negate '%s': unexpected attribute 'calls' for negate",
+        ),
+        (
+            "ROOT s = f32[] negate(p), control-predecessors={%nowhere}",
+            r"negate '%s': control predecessor 'nowhere' is not defined",
+        ),
+        (
+            'ROOT s = f32[] custom-call(p), custom_call_target="x", operand_layout_constraints={f32[], f32[]}',
+            r"Expected 1 operand layout constraints, 2 given",
+        ),
+        (
+            'ROOT s = f32[] custom-call(p), custom_call_target="x", operand_layout_constraints={s32[]}',
+            r"operand 0 is not compatible with operand shape",
+        ),
+        (
+            "ROOT s = f32[] conditional(pred[] constant(true), p, p), branch_computations={%k, %k}",
+            r"a conditional on a pred takes true_computation and false_computation",
+        ),
+    ],
+)
+def test_attribute_rules_of_xla_parser(line: str, message: str) -> None:
+    text = f"HloModule m\nk {{\n  ROOT a = f32[] parameter(0)\n}}\nENTRY e {{\n  p = f32[] parameter(0)\n  {line}\n}}\n"
+    text = text.replace(
+        "ENTRY e {\n  p = f32[] parameter(0)\n  ", "ENTRY e {\n  p = f32[] parameter(0)\n"
+    )
+    with pytest.raises(HloImportError, match=message):
+        import_hlo(text)
+
+
+def test_parameter_replication_counts_leaf_buffers() -> None:
+    ok = "p = (f32[3], f32[]) parameter(0), parameter_replication={true,false}"
+    import_hlo(ok)
+    with pytest.raises(
+        HloImportError, match="parameter has 2 leaf buffers, but parameter_replication has 3"
+    ):
+        import_hlo(ok.replace("{true,false}", "{true,false,true}"))

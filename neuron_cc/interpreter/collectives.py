@@ -30,6 +30,7 @@ from neuron_cc.dialects.hlo.collectives import (
     CollectiveOp,
     ReduceScatterOp,
 )
+from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
 from neuron_cc.dialects.hlo.frontend_attributes import SEND_RECV_PAIRS, send_recv_pairs
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
@@ -207,6 +208,17 @@ class HloCollectiveFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: CollectivePermuteOp, args: PythonValues
     ) -> PythonValues:
         return (permuted_value(interpreter, op, args),)
+
+    @impl(CombinedCollectivePermuteOp)
+    def run_combined_collective_permute(
+        self, interpreter: Interpreter, op: CombinedCollectivePermuteOp, args: PythonValues
+    ) -> PythonValues:
+        """Each operand permuted as by collective_permute; one launch for all of them."""
+        state = spmd_state(interpreter)
+        pairs = op.source_target_pairs.data
+        results = tuple(_route(state, pairs, op.channel_id is not None, x, op) for x in args)
+        state.record("collective-permute", sum(type_bytes(v.type) for v in op.inputs))
+        return (results,)
 
     @impl(SendOp)
     def run_send(self, interpreter: Interpreter, op: SendOp, args: PythonValues) -> PythonValues:

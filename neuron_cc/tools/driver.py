@@ -103,13 +103,14 @@ def read_hlo(
     allow_elided: bool = False,
     num_replicas: int | None = None,
     num_partitions: int | None = None,
+    max_depth: int | None = None,
 ) -> tuple[ModuleOp, SourceMap]:
-    """Import XLA HLO text (errors become located `UserError`s)."""
+    """Import XLA HLO text (errors become located `UserError`s); see `ImportOptions`."""
     from neuron_cc.translate.hlo_text.importer import HloImportError, ImportOptions, import_hlo
 
     positions: dict[Operation, int] = {}
     try:
-        options = ImportOptions(allow_elided, num_replicas, num_partitions)
+        options = ImportOptions(allow_elided, num_replicas, num_partitions, max_depth)
         module = import_hlo(text, name, options, positions)
     except HloImportError as e:
         raise UserError(str(e)) from None

@@ -97,11 +97,11 @@ class Consumer:
         return {k: v for k, v in self.inst.attrs.items() if k not in self.used}
 
 
-def _dims_prop(name: str, key: str = "dimensions") -> PropBuilder:
-    def build(inst: Instruction, c: Consumer) -> Props:
-        return {name: DimensionsAttr(A.ints(c.need(key)))}
-
-    return build
+def _broadcast(inst: Instruction, c: Consumer) -> Props:
+    """XLA lets a broadcast of a scalar leave out `dimensions` (it is `{}`); for any other
+    operand the verifier then reports the missing dimensions."""
+    raw = c.get("dimensions")
+    return {"dimensions": DimensionsAttr(A.ints(raw) if raw is not None else ())}
 
 
 def _collective_flags(c: Consumer, props: Props, global_ids: bool = True) -> None:
@@ -380,7 +380,7 @@ OPCODE_PROPERTIES: dict[str, PropBuilder] = {
     "recv-done": _channel,
     "compare": _compare,
     "iota": _iota,
-    "broadcast": _dims_prop("dimensions"),
+    "broadcast": _broadcast,
     "transpose": _transpose,
     "slice": _slice,
     "dynamic-slice": _dynamic_slice,

@@ -57,18 +57,13 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from neuron_cc.dialects.hlo import (
-    async_ops,
-    collectives,
+    HLO,
     computation,
     control_flow,
-    convolution,
     data_movement,
     elementwise,
-    elementwise_map,
     elementwise_misc,
     p2p,
-    select_and_scatter,
-    topk,
 )
 from neuron_cc.translate.hlo_text import export_ops
 from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
@@ -105,20 +100,13 @@ EXECUTION_THREAD = "xla.execution_thread"
 """Function attribute: the computation's `execution_thread` (absent: the main thread)."""
 
 
-_ALL_OPS: list[type[Operation]] = [
-    *collectives.OPS,
-    *async_ops.OPS,
-    *p2p.OPS,
-    *control_flow.OPS,
-    *elementwise.OPS,
-    *data_movement.OPS,
-    *computation.OPS,
-    *convolution.OPS,
-    *select_and_scatter.OPS,
-    *elementwise_map.OPS,
-    *topk.OPS,
-]
-_SPECIAL_OPCODES = {"hlo.clz": "count-leading-zeros", "hlo.optimization_barrier": "opt-barrier"}
+_ALL_OPS: list[type[Operation]] = list(HLO.operations)
+"""Every op of the dialect (one list: the dialect's)."""
+_SPECIAL_OPCODES = {
+    "hlo.clz": "count-leading-zeros",
+    "hlo.optimization_barrier": "opt-barrier",
+    "hlo.combined_collective_permute": "collective-permute",
+}
 OPCODES: dict[str, str] = {
     cls.name: _SPECIAL_OPCODES.get(cls.name, cls.name.removeprefix("hlo.").replace("_", "-"))
     for cls in _ALL_OPS

@@ -36,14 +36,19 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    TensorType,
+    TupleType,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, VariadicDef
 
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
-from neuron_cc.dialects.hlo.control_flow import ReturnOp
+from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
+from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
+from neuron_cc.dialects.hlo.types import is_pred_type
 from neuron_cc.dialects.replica_groups import (
     NUM_PARTITIONS_ATTR,
     NUM_REPLICAS_ATTR,
@@ -51,6 +56,10 @@ from neuron_cc.dialects.replica_groups import (
 )
 from neuron_cc.dialects.sharding import ShardingAttr, ShardingSyntaxError
 from neuron_cc.translate.hlo_text import attrs as A
+from neuron_cc.translate.hlo_text.attr_checks import (
+    check_operand_layout_constraints,
+    check_record_attrs,
+)
 from neuron_cc.translate.hlo_text.attrs import AttrError
 from neuron_cc.translate.hlo_text.builders import (
     OPCODE_PROPERTIES,
@@ -59,7 +68,11 @@ from neuron_cc.translate.hlo_text.builders import (
     op_name,
 )
 from neuron_cc.translate.hlo_text.lexer import HloParseError
-from neuron_cc.translate.hlo_text.literals import LiteralSyntaxError, parse_literal
+from neuron_cc.translate.hlo_text.literals import (
+    LiteralSyntaxError,
+    parse_literal,
+    split_tuple_literal,
+)
 from neuron_cc.translate.hlo_text.names import hint_of
 from neuron_cc.translate.hlo_text.parser import (
     INFERRED,
@@ -67,6 +80,7 @@ from neuron_cc.translate.hlo_text.parser import (
     HloModuleRecord,
     HloTextParser,
     Instruction,
+    parse_shapes,
 )
 from neuron_cc.translate.hlo_text.shape_inference import infer_shape
 from neuron_cc.translate.hlo_text.shapes import ShapeError, shape_text
@@ -111,6 +125,10 @@ class ImportOptions:
     tests pass it beside the text); a header that says otherwise is an error."""
     num_partitions: int | None = None
     """The same for `num_partitions`."""
+    max_depth: int | None = None
+    """Refuse tuple shapes and literals, inline operands and inline computations nested deeper
+    (XLA's `HloParserOptions::max_recursion_depth`); None: as deep as the stack allows (deeper
+    input is refused as "nested too deeply")."""
 
 
 class HloImportError(Exception):
@@ -133,7 +151,7 @@ def import_hlo(
     When `positions` is given, it receives each created op's offset in `text` (for located
     verifier errors).
     """
-    parser = HloTextParser(text)
+    parser = HloTextParser(text, options.max_depth if options is not None else None)
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -204,7 +222,63 @@ def _called_computations(record: HloModuleRecord) -> set[str]:
             )
             if key is not None and key in inst.attrs:
                 called.update(A.computation_names(inst.attrs[key]))
+            # A custom call's computations stay functions (the attribute is kept as text).
+            if "called_computations" in inst.attrs:
+                called.update(A.computation_names(inst.attrs["called_computations"]))
     return called
+
+
+_FIXED_OPERANDS: dict[type[Operation], int | None] = {}
+
+
+def _fixed_operand_count(cls: type[Operation]) -> int | None:
+    """The operand count of an op class without variadic operands (None if it has some)."""
+    if cls not in _FIXED_OPERANDS:
+        defs = cls.get_irdl_definition().operands if issubclass(cls, IRDLOperation) else None
+        variadic = defs is None or any(isinstance(d, VariadicDef) for _, d in defs)
+        _FIXED_OPERANDS[cls] = None if variadic or defs is None else len(defs)
+    return _FIXED_OPERANDS[cls]
+
+
+def _combined_permute(inst: Instruction) -> type[Operation]:
+    """The op of a collective-permute with several operands: combined (variadic); the in-place
+    form (`slice_sizes=`) is not supported."""
+    if "slice_sizes" in inst.attrs:
+        raise AttrError(
+            "the in-place collective-permute (input, output, offsets, slice_sizes=) is not "
+            "supported"
+        )
+    return CombinedCollectivePermuteOp
+
+
+def _check_operand_attrs(inst: Instruction, operands: list[SSAValue]) -> None:
+    """The attribute rules that need the operand types (AttrError)."""
+    raw = inst.attrs.get("operand_layout_constraints")
+    if raw is not None and inst.opcode == "custom-call":
+        try:
+            shapes = parse_shapes(raw)
+        except HloParseError as e:
+            raise AttrError(f"operand_layout_constraints: {e.message}") from None
+        check_operand_layout_constraints(shapes, [v.type for v in operands])
+    if (
+        inst.opcode == "conditional"
+        and "branch_computations" in inst.attrs
+        and operands
+        and isinstance(operands[0].type, TensorType)
+        and is_pred_type(operands[0].type.element_type)
+    ):
+        raise AttrError(
+            "unexpected attribute 'branch_computations': a conditional on a pred takes "
+            "true_computation and false_computation"
+        )
+
+
+def _returned_type(region: Region) -> Attribute:
+    """The type of the one value `region` returns."""
+    terminator = region.block.last_op
+    if not isinstance(terminator, ReturnOp) or len(terminator.operands) != 1:
+        raise AttrError("a branch computation returns one value")
+    return terminator.operands[0].type
 
 
 class _Importer:
@@ -235,9 +309,22 @@ class _Importer:
             if problem is not None:
                 raise HloParseError(f"HloModule attribute {key}: {problem[0]}", pos + problem[1])
 
+    def check_attrs(self) -> None:
+        """XLA's per-opcode attribute rules for the attributes kept as text."""
+        for comp in self.record.computations.values():
+            defined = {inst.name for inst in comp.instructions}
+            defined.update(p.name for p in comp.params.values())
+            for inst in comp.instructions:
+                problem = check_record_attrs(inst, defined)
+                if problem is not None:
+                    key, message = problem
+                    where = f"{inst.opcode} '%{inst.name}'"
+                    raise HloParseError(f"{where}: {message}", inst.attr_pos.get(key, inst.pos))
+
     def module(self) -> ModuleOp:
         record = self.record
         self.check_header()
+        self.check_attrs()
         funcs: list[Operation] = []
         called = _called_computations(record)
         regions = _region_computations(record)
@@ -401,9 +488,9 @@ class _Importer:
     ) -> Operation:
         operands = self.checked_operands(inst, values, ops)
         try:
-            if inst.type is INFERRED:
+            if inst.type is INFERRED and inst.opcode != "conditional":
                 inst.type = infer_shape(inst.opcode, [v.type for v in operands], inst.attrs)
-            op = self.build(inst, operands)
+            op = self.build(inst, operands, ops)
         except LiteralSyntaxError as e:
             raise HloParseError(
                 f"{inst.opcode} '%{inst.name}': {e}", inst.payload_pos + e.offset
@@ -428,25 +515,68 @@ class _Importer:
         if problem is not None:
             raise HloParseError(f"{where}: result_accuracy: {problem[0]}", pos + problem[1])
 
-    def build(self, inst: Instruction, operands: list[SSAValue]) -> Operation:
+    def build(self, inst: Instruction, operands: list[SSAValue], ops: list[Operation]) -> Operation:
         self.check_result_accuracy(inst)
         consumer = Consumer(inst)
         if inst.opcode == "constant":
-            value = parse_literal(
-                inst.payload or "", inst.type, self.options.allow_elided_constants
-            )
-            op: Operation = ConstantOp.create(result_types=[inst.type], properties={"value": value})
+            op = self.constant(inst.payload or "", inst.type, inst, ops)
             return self.finish(op, inst, consumer)
         cls = _OPS.get(op_name(inst.opcode))
+        if inst.opcode == "collective-permute" and len(operands) > 1:
+            cls = _combined_permute(inst)
         if cls is None or inst.opcode in ("return",):
             raise AttrError(f"unsupported opcode '{inst.opcode}'")
+        _check_operand_attrs(inst, operands)
         props_builder = OPCODE_PROPERTIES.get(inst.opcode)
         props = props_builder(inst, consumer) if props_builder is not None else {}
         regions = self.regions(inst, consumer)
+        if inst.type is INFERRED:  # a conditional: the shape its first branch returns
+            inst.type = _returned_type(regions[0])
+        fixed = _fixed_operand_count(cls)
+        if fixed is not None and fixed != len(operands):
+            raise AttrError(f"{inst.opcode} takes {fixed} operands, got {len(operands)}")
         op = cls.create(
             operands=operands, result_types=[inst.type], properties=props, regions=regions
         )
         return self.finish(op, inst, consumer)
+
+    def constant(
+        self,
+        payload: str,
+        t: Attribute,
+        inst: Instruction,
+        ops: list[Operation],
+        offset: int = 0,
+        name: str = "",
+        depth: int = 1,
+    ) -> Operation:
+        """The constant op of literal `payload`. A tuple constant becomes one constant per
+        element and a `tuple` of them (the dialect's constants are arrays; the exporter then
+        writes the elements and the tuple: the same value)."""
+        if not isinstance(t, TupleType):
+            try:
+                value = parse_literal(payload, t, self.options.allow_elided_constants)
+            except LiteralSyntaxError as e:
+                raise LiteralSyntaxError(str(e), offset + e.offset) from None
+            return ConstantOp.create(result_types=[t], properties={"value": value})
+        limit = self.options.max_depth
+        if limit is not None and depth > limit:
+            raise LiteralSyntaxError(f"maximum recursion depth exceeded ({limit})", offset)
+        parts = split_tuple_literal(payload)
+        types = t.types.data
+        if len(parts) != len(types):
+            raise LiteralSyntaxError(
+                f"the tuple constant has {len(parts)} elements, its shape {len(types)}", offset
+            )
+        elements: list[Operation] = []
+        for i, ((text, at), element_type) in enumerate(zip(parts, types, strict=True)):
+            path = f"{name or inst.name}.element{i}"
+            element = self.constant(text, element_type, inst, ops, offset + at, path, depth + 1)
+            element.results[0].name_hint = hint_of(path)
+            self.positions[element] = inst.pos
+            ops.append(element)
+            elements.append(element)
+        return TupleOp(elements)
 
     def regions(self, inst: Instruction, c: Consumer) -> list[Region]:
         keys = REGION_KEYS.get(inst.opcode)

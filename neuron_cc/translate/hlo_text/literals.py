@@ -616,6 +616,35 @@ def _special_tokens(raw: NDArray[np.uint8]) -> tuple[int, NDArray[np.bool_]] | N
 # --- entry point ------------------------------------------------------------------------------
 
 
+def split_tuple_literal(payload: str) -> list[tuple[str, int]]:
+    """The element texts of a tuple literal `( e0, e1, ... )` with their offsets in `payload`
+    (elements are array literals or nested tuple literals, split at top-level commas)."""
+    start = len(payload) - len(payload.lstrip())
+    end = len(payload.rstrip())
+    if start >= end or payload[start] != "(" or payload[end - 1] != ")":
+        raise LiteralSyntaxError("a tuple constant is written '( element, ... )'", start)
+    parts: list[tuple[str, int]] = []
+    depth = 0
+    begin = start + 1
+    for i in range(start + 1, end - 1):
+        ch = payload[i]
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+            if depth < 0:
+                raise LiteralSyntaxError(f"unbalanced '{ch}' in the tuple constant", i)
+        elif ch == "," and depth == 0:
+            parts.append((payload[begin:i], begin))
+            begin = i + 1
+    if depth != 0:
+        raise LiteralSyntaxError("unbalanced brackets in the tuple constant", end - 1)
+    last = payload[begin : end - 1]
+    if last.strip() or parts:
+        parts.append((last, begin))
+    return parts
+
+
 def parse_literal(
     payload: str, t: Attribute, allow_elided: bool = False
 ) -> DenseIntOrFPElementsAttr:

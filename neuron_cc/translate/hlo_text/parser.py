@@ -35,6 +35,14 @@ _COMPUTATION_HEAD = re.compile(rf"(?:ENTRY[ \t]+)?%?{_ID}[ \t\n]*[{{(]")
 """The start of a computation (`name {`, `ENTRY %name (`) in a text without a header."""
 _SHAPELESS = re.compile(r"[A-Za-z][\w-]*\(")
 """An opcode right after `name =`: the instruction has no result shape (XLA infers it)."""
+_ANONYMOUS_HEAD = re.compile(r"(?:\(|[a-z][a-z0-9]*\[)")
+"""A shape where a single instruction starts: the instruction has no name (canonical form)."""
+_INSTRUCTION_START = rf"(?:ROOT[ \t]+)?%?{_ID}[ \t]*=[ \t]*(?:\(|[a-z][a-z0-9]*\[|[A-Za-z][\w-]*\()"
+"""`name = f32[...`, `name = (`, `name = opcode(`: the start of an instruction."""
+_INLINE_BODY = re.compile(rf"\{{[ \t\n\r]*{_INSTRUCTION_START}")
+"""`{ name = ...`: an attribute value that is an inline computation."""
+_INLINE_LIST = re.compile(rf"\{{[ \t\n\r]*\{{[ \t\n\r]*{_INSTRUCTION_START}")
+"""`{ { name = ...`: a list of inline computations (`branch_computations`)."""
 INFERRED = NoneAttr()
 """`Instruction.type` of an instruction written without a shape, until the importer infers it."""
 _INST_HEAD = re.compile(rf"%?({_ID})[ \t]*=")
@@ -63,18 +71,39 @@ class _UniqueNames:
         return name
 
 
+class Nesting:
+    """The nesting depth of what is being parsed (tuple shapes and literals, inline operands,
+    inline computations), refused beyond `limit` as XLA's `max_recursion_depth` does."""
+
+    def __init__(self, cursor: Cursor, limit: int | None) -> None:
+        self.cursor = cursor
+        self.limit = limit
+        self.depth = 0
+
+    def enter(self, pos: int | None = None) -> None:
+        self.depth += 1
+        if self.limit is not None and self.depth > self.limit:
+            self.cursor.error(f"maximum recursion depth exceeded ({self.limit})", pos)
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+
 class ShapeParser:
     """Parses shapes at the cursor, caching array types by their text."""
 
-    def __init__(self, cursor: Cursor) -> None:
+    def __init__(self, cursor: Cursor, nesting: Nesting | None = None) -> None:
         self.cursor = cursor
         self.cache: dict[str, tuple[Attribute, bool]] = {}
+        self.nesting = nesting if nesting is not None else Nesting(cursor, None)
 
     def shape(self) -> tuple[Attribute, bool]:
         """(type, has a non-default layout)."""
         c = self.cursor
         c.skip()
-        if c.accept("("):
+        if c.startswith("("):
+            self.nesting.enter()
+            c.accept("(")
             elements: list[Attribute] = []
             custom = False
             if not c.accept(")"):
@@ -85,6 +114,7 @@ class ShapeParser:
                     if c.accept(")"):
                         break
                     c.expect(",", "in a tuple shape")
+            self.nesting.leave()
             return tuple_type(elements), custom
         m = _ARRAY_SHAPE.match(c.text, c.pos)
         if m is None:
@@ -138,10 +168,14 @@ class ShapeParser:
 class HloTextParser:
     """Phase 1: text -> `HloModuleRecord`."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, max_depth: int | None = None) -> None:
         self.c = Cursor(text)
-        self.shapes = ShapeParser(self.c)
+        self.nesting = Nesting(self.c, max_depth)
+        self.shapes = ShapeParser(self.c, self.nesting)
         self.counter = 0
+        self.inline: list[Computation] = []
+        """Computations written inline in an attribute (`calls={...}`), not yet placed."""
+        self.inline_names: set[str] = set()
 
     def module(self) -> HloModuleRecord:
         c = self.c
@@ -172,6 +206,10 @@ class HloTextParser:
         unique = _UniqueNames(computations)
         while not c.at_end():
             comp = self.computation()
+            for inline in self._take_inline():
+                if inline.name in computations:
+                    c.error(f"computation '{inline.name}' is defined twice", inline.pos)
+                computations[inline.name] = inline
             if comp.name in computations:
                 what = (
                     "clashes with an async computation"
@@ -201,14 +239,20 @@ class HloTextParser:
         c = self.c
         c.skip()
         start = c.pos
-        head = _INST_HEAD.match(c.text, start + 5 if c.text.startswith("ROOT ", start) else start)
-        if head is None:
+        body = start + 5 if c.text.startswith("ROOT ", start) else start
+        head = _INST_HEAD.match(c.text, body)
+        anonymous = head is None and _ANONYMOUS_HEAD.match(c.text, body) is not None
+        if head is None and not anonymous:
             if _COMPUTATION_HEAD.match(c.text, start) is None:
                 c.expect("HloModule", "at the start of the module")
             computations, entry = self._computations()
             return HloModuleRecord("module", [], None, computations, entry)
         c.accept("ROOT ")
-        inst = self.instruction()
+        if anonymous:  # XLA's canonical form `f32[4] negate(f32[4])`: named by its opcode
+            inst = self._instruction_body("", c.pos)
+            inst.name = inst.opcode
+        else:
+            inst = self.instruction()
         if not c.at_end():
             c.error("expected the end of the text after a single instruction")
         params: list[Instruction] = []
@@ -227,7 +271,11 @@ class HloTextParser:
             )
         comp = Computation("entry", [*params, inst], inst, True, start)
         self._collect_parameters(comp)
-        return HloModuleRecord("module", [], None, {"entry": comp}, comp)
+        computations = {inline.name: inline for inline in self._take_inline()}
+        if "entry" in computations:
+            c.error("an inline computation is named 'entry'", start)
+        computations["entry"] = comp
+        return HloModuleRecord("module", [], None, computations, comp)
 
     def _sections(self) -> str | None:
         c = self.c
@@ -254,6 +302,26 @@ class HloTextParser:
         name = c.name("a computation name")
         result = self._skip_signature() if c.startswith("(") else None
         c.expect("{", f"to open computation '{name}'")
+        comp = self._body(name, pos, is_entry)
+        if c.startswith(","):
+            mark = c.pos
+            c.accept(",")
+            if c.accept("execution_thread"):
+                c.expect("=", "after execution_thread")
+                comp.execution_thread = c.string()
+            else:
+                c.pos = mark
+        if result is not None and comp.root.type is not INFERRED and result != comp.root.type:
+            c.error(
+                f"ROOT '{comp.root.name}' of computation '{name}' does not have the result shape "
+                "of the computation's signature",
+                comp.root.pos,
+            )
+        return comp
+
+    def _body(self, name: str, pos: int, is_entry: bool = False) -> Computation:
+        """The instructions of a computation up to its closing `}` (the `{` is read)."""
+        c = self.c
         instructions: list[Instruction] = []
         root: Instruction | None = None
         while not c.accept("}"):
@@ -269,22 +337,48 @@ class HloTextParser:
         if not instructions:
             c.error(f"computation '{name}' is empty", pos)
         comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
-        if c.startswith(","):
-            mark = c.pos
-            c.accept(",")
-            if c.accept("execution_thread"):
-                c.expect("=", "after execution_thread")
-                comp.execution_thread = c.string()
-            else:
-                c.pos = mark
-        if result is not None and comp.root.type is not INFERRED and result != comp.root.type:
-            c.error(
-                f"ROOT '{comp.root.name}' of computation '{name}' does not have the result shape "
-                "of the computation's signature",
-                comp.root.pos,
-            )
         self._collect_parameters(comp)
         return comp
+
+    def _inline_computations(self, inst: Instruction, key: str) -> str | None:
+        """`key={ instructions }` (or `branch_computations={ {...}, {...} }`), as XLA's canonical
+        form writes called computations: each becomes a computation named
+        `<instruction>.<key>[.N]`; returns the attribute's text naming them (None when the value
+        is not inline)."""
+        c = self.c
+        nested = _INLINE_LIST.match(c.text, c.pos)
+        single = nested is None and _INLINE_BODY.match(c.text, c.pos)
+        if nested is None and not single:
+            return None
+        names: list[str] = []
+        c.expect("{")
+        while True:
+            if nested is not None:
+                c.skip()
+                c.expect("{", f"to open a computation of '{key}'")
+            pos = c.pos
+            name = self._inline_name(f"{inst.name}.{key}")
+            self.nesting.enter(pos)
+            self.inline.append(self._body(name, pos))
+            self.nesting.leave()
+            names.append(name)
+            if nested is None or not c.accept(","):
+                break
+        if nested is not None:
+            c.expect("}", f"to close '{key}'")
+        return "{" + ", ".join(names) + "}"
+
+    def _inline_name(self, base: str) -> str:
+        name, k = base, 0
+        while name in self.inline_names:
+            k += 1
+            name = f"{base}.{k}"
+        self.inline_names.add(name)
+        return name
+
+    def _take_inline(self) -> list[Computation]:
+        taken, self.inline = self.inline, []
+        return taken
 
     def _collect_parameters(self, comp: Computation) -> None:
         """Number the computation's parameters, including inline ones (`add(f32[]
@@ -381,7 +475,8 @@ class HloTextParser:
                 c.error(f"attribute '{key}' is given twice")
             c.skip()
             inst.attr_pos[key] = c.pos
-            inst.attrs[key] = c.raw_value()
+            inline = self._inline_computations(inst, key) if c.peek() == "{" else None
+            inst.attrs[key] = inline if inline is not None else c.raw_value()
         return inst
 
     def _balanced_payload(self) -> tuple[str, int]:
@@ -434,6 +529,11 @@ class HloTextParser:
             declared = self.shapes.shape()[0]
         c.skip()
         op_pos = c.pos
+        if declared is not None and c.peek() in (",", ")"):
+            # An operand written by its shape only (XLA's canonical single instruction).
+            self.counter += 1
+            user.operand_shapes[len(user.operands)] = (declared, pos)
+            return f"parameter.anonymous{self.counter}"
         word = c.name("an operand")
         if c.peek() == "(":
             # Nested inline instruction: `maximum(f32[] parameter(0), ...)`.
@@ -447,7 +547,25 @@ class HloTextParser:
     def _inline_instruction(self, name: str, pos: int) -> Instruction:
         c = self.c
         c.pos = pos
-        return self._instruction_body(name, pos, with_attrs=False)
+        self.nesting.enter(pos)
+        inst = self._instruction_body(name, pos, with_attrs=False)
+        self.nesting.leave()
+        return inst
+
+
+def parse_shapes(raw: str) -> list[Attribute]:
+    """`{f32[4]{0}, (s32[], f32[2])}` -> the shapes (HloParseError, offset in `raw`)."""
+    c = Cursor(raw)
+    shapes = ShapeParser(c)
+    c.expect("{")
+    found: list[Attribute] = []
+    if c.accept("}"):
+        return found
+    while True:
+        found.append(shapes.shape()[0])
+        if c.accept("}"):
+            return found
+        c.expect(",", "between shapes")
 
 
 def _parameter_number(c: Cursor, inst: Instruction) -> int:

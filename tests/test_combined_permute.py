@@ -1,0 +1,98 @@
+"""The combined (variadic) collective-permute (issue 17): XLA's `collective-permute(a, b)`
+with a tuple result imports as `hlo.combined_collective_permute`, verifies XLA's rules, exports
+back as XLA writes it, and the interpreter gives XLA:CPU's bits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from neuron_cc.interpreter.equivalence import random_inputs
+from neuron_cc.interpreter.runner import run_module
+from neuron_cc.testing.xla_cases import xla_case
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
+from neuron_cc.tools.driver import UserError, check_module, read_hlo, tool_context
+from neuron_cc.translate.hlo_text.exporter import export_hlo
+from neuron_cc.translate.hlo_text.importer import import_hlo
+
+Array = np.ndarray[Any, Any]
+
+PROGRAM = """HloModule combined, replica_count=4
+
+ENTRY main {
+  a = f32[4,3]{1,0} parameter(0)
+  b = s32[5]{0} parameter(1)
+  ROOT p = (f32[4,3]{1,0}, s32[5]{0}) collective-permute(a, b), source_target_pairs={{0,1},{1,2},{3,0}}
+}
+"""
+
+
+def _verify(text: str) -> str:
+    try:
+        module, source = read_hlo(tool_context(), text, "t.hlo")
+        check_module(module, source)
+        module.verify()
+    except Exception as e:  # UserError or the verifier's DiagnosticException
+        return str(e)
+    return ""
+
+
+def test_round_trip() -> None:
+    module = import_hlo(PROGRAM)
+    assert "hlo.combined_collective_permute(%a, %b)" in str(module)
+    text = export_hlo(module)
+    assert "collective-permute(%a, %b), source_target_pairs={{0,1},{1,2},{3,0}}" in text
+    assert export_hlo(import_hlo(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("{3,0}}", "{3,4}}", "target id 4 is outside [0, 4)"),
+        ("{3,0}}", "{1,0}}", "source id 1 appears in more than one pair"),
+        ("(f32[4,3]{1,0}, s32[5]{0}) collective", "(f32[4,3]{1,0}, s32[4]{0}) collective", ""),
+    ],
+)
+def test_verifier_rules(old: str, new: str, message: str) -> None:
+    error = _verify(PROGRAM.replace(old, new))
+    assert error, "accepted an invalid combined permute"
+    assert message in error
+
+
+def test_in_place_form_is_refused_with_a_location() -> None:
+    text = PROGRAM.replace(
+        "collective-permute(a, b), ", "collective-permute(a, b), slice_sizes={{1}}, "
+    )
+    with pytest.raises(UserError, match=r"t.hlo:6:8: .*in-place collective-permute"):
+        read_hlo(tool_context(), text, "t.hlo")
+
+
+SPLIT = PROGRAM.replace(
+    "  ROOT p = (f32[4,3]{1,0}, s32[5]{0}) collective-permute(a, b), ",
+    "  pa = f32[4,3]{1,0} collective-permute(a), source_target_pairs={{0,1},{1,2},{3,0}}\n"
+    "  pb = s32[5]{0} collective-permute(b), source_target_pairs={{0,1},{1,2},{3,0}}\n"
+    "  ROOT p = (f32[4,3]{1,0}, s32[5]{0}) tuple(pa, pb)\n  //",
+)
+"""The program with one collective-permute per operand: XLA:CPU refuses the combined form
+("stablehlo.collective_permute" takes one operand), and XLA's semantics of the combined form
+are those of the per-operand permutes."""
+
+
+def test_interpreter_matches_xla_bit_for_bit() -> None:
+    if not xla_available():
+        pytest.skip(XLA_UNAVAILABLE)
+    module = import_hlo(PROGRAM)
+    split = import_hlo(SPLIT)
+    inputs = [np.asarray(x) for x in random_inputs(module, 5, per_device=True)]
+    (result,) = run_xla([xla_case(split, inputs, "split", exact_rewrites=False)])
+    assert result.ok, (result.status, result.message)
+    ours = run_module(module, inputs)
+    flat = [np.asarray(v) for v in ours.outputs]  # the tuple's leaves
+    assert len(result.outputs) == 2
+    for a, b in zip(flat, result.outputs, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert not flat[0][3].any()  # device 3 is no pair's target: zeros
+    assert flat[0][1].any()
+    assert ours.state.stats["collective-permute"].launches == 1
