@@ -1,6 +1,10 @@
-"""The combined (variadic) collective-permute (issue 17): XLA's `collective-permute(a, b)`
-with a tuple result imports as `hlo.combined_collective_permute`, verifies XLA's rules, exports
-back as XLA writes it, and the interpreter gives XLA:CPU's bits."""
+"""The combined (variadic) and the in-place collective-permute (issue 17).
+
+XLA's `collective-permute(a, b)` with a tuple result imports as
+`hlo.combined_collective_permute`, verifies XLA's rules, exports back as XLA writes it, and the
+interpreter gives XLA:CPU's bits. The in-place form (`collective-permute(input, output,
+input_offsets, output_offsets), slice_sizes=...`) imports as `hlo.in_place_collective_permute`
+and round-trips; the interpreter refuses it with a located error (no XLA:CPU oracle)."""
 
 from __future__ import annotations
 
@@ -11,9 +15,10 @@ import pytest
 
 from neuron_cc.interpreter.equivalence import random_inputs
 from neuron_cc.interpreter.runner import run_module
+from neuron_cc.interpreter.values import InterpretationError
 from neuron_cc.testing.xla_cases import xla_case
 from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
-from neuron_cc.tools.driver import UserError, check_module, read_hlo, tool_context
+from neuron_cc.tools.driver import check_module, read_hlo, tool_context
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
@@ -61,12 +66,45 @@ def test_verifier_rules(old: str, new: str, message: str) -> None:
     assert message in error
 
 
-def test_in_place_form_is_refused_with_a_location() -> None:
-    text = PROGRAM.replace(
-        "collective-permute(a, b), ", "collective-permute(a, b), slice_sizes={{1}}, "
+IN_PLACE = """HloModule in_place, replica_count=2
+
+ENTRY main {
+  input = f32[4,2]{1,0} parameter(0)
+  output = f32[8,2]{1,0} parameter(1)
+  zero = s32[] constant(0)
+  four = s32[] constant(4)
+  from = (s32[], s32[]) tuple(zero, zero)
+  to = (s32[], s32[]) tuple(four, zero)
+  ROOT p = f32[8,2]{1,0} collective-permute(input, output, from, to), source_target_pairs={{0,1},{1,0}}, slice_sizes={{4,2}}
+}
+"""
+
+
+def test_in_place_form_round_trips_and_is_not_interpreted() -> None:
+    module = import_hlo(IN_PLACE)
+    assert "hlo.in_place_collective_permute" in str(module)
+    module.verify()
+    text = export_hlo(module)
+    assert (
+        "collective-permute(%input, %output, %from, %to), source_target_pairs={{0,1},{1,0}}" in text
     )
-    with pytest.raises(UserError, match=r"t.hlo:6:8: .*in-place collective-permute"):
-        read_hlo(tool_context(), text, "t.hlo")
+    assert "slice_sizes={{4,2}}" in text
+    assert export_hlo(import_hlo(text)) == text
+    inputs = [np.asarray(x) for x in random_inputs(module, 1, per_device=True)]
+    with pytest.raises(InterpretationError, match="in-place collective-permute is not interpreted"):
+        run_module(module, inputs)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("ROOT p = f32[8,2]{1,0}", "ROOT p = f32[4,2]{1,0}", "must be the output buffer's"),
+        ("{1,0}}, slice", "{1,2}}, slice", "target id 2 is outside [0, 2)"),
+    ],
+)
+def test_in_place_verifier_rules(old: str, new: str, message: str) -> None:
+    error = _verify(IN_PLACE.replace(old, new))
+    assert message in error
 
 
 SPLIT = PROGRAM.replace(

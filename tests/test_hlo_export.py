@@ -732,8 +732,34 @@ ENTRY %main (a: f32[4], b: s32[2]) -> (f32[4], s32[2]) {
 }
 """
 
+SRC_IN_PLACE_PERMUTE = """
+builtin.module attributes {hlo.num_replicas = 1 : i64, hlo.num_partitions = 2 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%input: tensor<4x2xf32>, %output: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {hlo.entry} {
+    %zero = hlo.constant dense<0> : tensor<i32>
+    %four = hlo.constant dense<4> : tensor<i32>
+    %from = hlo.tuple %zero, %zero : tuple<tensor<i32>, tensor<i32>>
+    %to = hlo.tuple %four, %zero : tuple<tensor<i32>, tensor<i32>>
+    %p = "hlo.in_place_collective_permute"(%input, %output, %from, %to) <{source_target_pairs = #hlo.pairs<[[0, 1], [1, 0]]>, channel_id = 2 : i64}> {xla.slice_sizes = "{{4,2}}"} : (tensor<4x2xf32>, tensor<8x2xf32>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>) -> tensor<8x2xf32>
+    func.return %p : tensor<8x2xf32>
+  }
+}
+"""
+HLO_IN_PLACE_PERMUTE = """HloModule module, entry_computation_layout={(f32[4,2]{1,0}, f32[8,2]{1,0})->f32[8,2]{1,0}}, replica_count=1, num_partitions=2
+
+ENTRY %main (input: f32[4,2], output: f32[8,2]) -> f32[8,2] {
+  %input = f32[4,2]{1,0} parameter(0)
+  %output = f32[8,2]{1,0} parameter(1)
+  %zero = s32[] constant(0)
+  %four = s32[] constant(4)
+  %from = (s32[], s32[]) tuple(%zero, %zero)
+  %to = (s32[], s32[]) tuple(%four, %zero)
+  ROOT %p = f32[8,2]{1,0} collective-permute(%input, %output, %from, %to), channel_id=2, source_target_pairs={{0,1},{1,0}}, slice_sizes={{4,2}}
+}
+"""
+
 CASES = {
     "async": (SRC_ASYNC, HLO_ASYNC),
+    "in_place_permute": (SRC_IN_PLACE_PERMUTE, HLO_IN_PLACE_PERMUTE),
     "combined_permute": (SRC_COMBINED_PERMUTE, HLO_COMBINED_PERMUTE),
     "collectives": (SRC_COLLECTIVES, HLO_COLLECTIVES),
     "while": (SRC_WHILE, HLO_WHILE),

@@ -31,6 +31,7 @@ from neuron_cc.dialects.hlo.collectives import (
     ReduceScatterOp,
 )
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
+from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.frontend_attributes import SEND_RECV_PAIRS, send_recv_pairs
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
@@ -219,6 +220,16 @@ class HloCollectiveFunctions(InterpreterFunctions):
         results = tuple(_route(state, pairs, op.channel_id is not None, x, op) for x in args)
         state.record("collective-permute", sum(type_bytes(v.type) for v in op.inputs))
         return (results,)
+
+    @impl(InPlaceCollectivePermuteOp)
+    def run_in_place_collective_permute(
+        self, interpreter: Interpreter, op: InPlaceCollectivePermuteOp, args: PythonValues
+    ) -> PythonValues:
+        raise InterpretationError(
+            "the in-place collective-permute is not interpreted: XLA:CPU does not implement it, "
+            "so no oracle checks a model of it",
+            op,
+        )
 
     @impl(SendOp)
     def run_send(self, interpreter: Interpreter, op: SendOp, args: PythonValues) -> PythonValues:

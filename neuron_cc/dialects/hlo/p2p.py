@@ -80,6 +80,17 @@ def verify_pairs(
 ) -> None:
     """Every source and target id of a collective permute is a device id of its group mode,
     and none appears twice."""
+    verify_pair_ids(op, pairs_attr, channel_id, unique=True)
+
+
+def verify_pair_ids(
+    op: Operation,
+    pairs_attr: SourceTargetPairsAttr,
+    channel_id: IntegerAttr | None,
+    unique: bool = False,
+) -> None:
+    """Every source and target id is a device id of the group mode (with `unique`: none
+    appears twice)."""
     mode = group_mode(channel_id is not None, False, has_global_ids_flag=False)
     r, p = checked_device_counts(op)
     n = id_space_size(mode, r, p)
@@ -91,7 +102,7 @@ def verify_pairs(
                 raise VerifyException(
                     f"{what} id {i} is outside [0, {n}) ({mode} mode, {r} replicas x {p} partitions)"
                 )
-            if i in seen:
+            if unique and i in seen:
                 raise VerifyException(f"{what} id {i} appears in more than one pair")
             seen.add(i)
 

@@ -17,6 +17,7 @@ from xdsl.ir import Operation, Region, SSAValue
 
 from neuron_cc.dialects.hlo import async_ops, collectives, p2p
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp as CombinedPermute
+from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp as InPlacePermute
 from neuron_cc.translate.hlo_text.export_text import ExportError, groups_text, int_value
 from neuron_cc.translate.hlo_text.shapes import escape_string
 
@@ -100,9 +101,14 @@ def _collective_broadcast(b: Builder, op: collectives.CollectiveBroadcastOp) -> 
 
 def _collective_permute(
     b: Builder,
-    op: p2p.CollectivePermuteOp | async_ops.CollectivePermuteStartOp | CombinedPermute,
+    op: p2p.CollectivePermuteOp
+    | async_ops.CollectivePermuteStartOp
+    | CombinedPermute
+    | InPlacePermute,
 ) -> str:
-    opcode = "collective-permute" if isinstance(op, CombinedPermute) else _opcode(op)
+    opcode = (
+        "collective-permute" if isinstance(op, CombinedPermute | InPlacePermute) else _opcode(op)
+    )
     parts = [f"{opcode}({b.refs(op.operands)})"]
     if op.channel_id is not None:
         parts.append(f"channel_id={int_value(op.channel_id)}")
@@ -136,6 +142,7 @@ COLLECTIVE_HANDLERS: dict[type[Operation], Callable[[Any, Any], str]] = {
     collectives.CollectiveBroadcastOp: _collective_broadcast,
     p2p.CollectivePermuteOp: _collective_permute,
     CombinedPermute: _collective_permute,
+    InPlacePermute: _collective_permute,
     async_ops.AllReduceStartOp: _all_reduce,
     async_ops.AllGatherStartOp: _all_gather,
     async_ops.CollectivePermuteStartOp: _collective_permute,

@@ -106,6 +106,7 @@ _SPECIAL_OPCODES = {
     "hlo.clz": "count-leading-zeros",
     "hlo.optimization_barrier": "opt-barrier",
     "hlo.combined_collective_permute": "collective-permute",
+    "hlo.in_place_collective_permute": "collective-permute",
 }
 OPCODES: dict[str, str] = {
     cls.name: _SPECIAL_OPCODES.get(cls.name, cls.name.removeprefix("hlo.").replace("_", "-"))

@@ -46,6 +46,7 @@ from xdsl.irdl import IRDLOperation, VariadicDef
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
+from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import is_pred_type
@@ -241,13 +242,10 @@ def _fixed_operand_count(cls: type[Operation]) -> int | None:
 
 
 def _combined_permute(inst: Instruction) -> type[Operation]:
-    """The op of a collective-permute with several operands: combined (variadic); the in-place
-    form (`slice_sizes=`) is not supported."""
+    """The op of a collective-permute with several operands: in-place with `slice_sizes=`
+    (kept as text), else combined (variadic)."""
     if "slice_sizes" in inst.attrs:
-        raise AttrError(
-            "the in-place collective-permute (input, output, offsets, slice_sizes=) is not "
-            "supported"
-        )
+        return InPlaceCollectivePermuteOp
     return CombinedCollectivePermuteOp
 
 
