@@ -66,11 +66,15 @@ from neuron_cc.dialects.hlo import (
     elementwise,
     elementwise_map,
     elementwise_misc,
+    host_feeds,
     p2p,
+    ragged_all_to_all,
+    rng,
+    scheduling,
     select_and_scatter,
     topk,
 )
-from neuron_cc.translate.hlo_text import export_ops
+from neuron_cc.translate.hlo_text import export_ops, export_side_effects
 from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
 from neuron_cc.translate.hlo_text.export_text import (
     NAMING_ATTRS,
@@ -117,6 +121,10 @@ _ALL_OPS: list[type[Operation]] = [
     *select_and_scatter.OPS,
     *elementwise_map.OPS,
     *topk.OPS,
+    *ragged_all_to_all.OPS,
+    *scheduling.OPS,
+    *host_feeds.OPS,
+    *rng.OPS,
 ]
 _SPECIAL_OPCODES = {"hlo.clz": "count-leading-zeros", "hlo.optimization_barrier": "opt-barrier"}
 OPCODES: dict[str, str] = {
@@ -710,4 +718,5 @@ _HANDLERS: dict[str, _Handler] = {
     **{cls.name: _simple for cls in _SIMPLE_OPS},
     **{cls.name: handler for cls, handler in _SPECIAL_HANDLERS.items()},
     **export_ops.HANDLERS,
+    **export_side_effects.HANDLERS,
 }
