@@ -105,7 +105,8 @@ def test_ragged_all_to_all_out_of_range_is_a_located_error() -> None:
     text = RAGGED.format(rows_in=6, rows_out=8, n=2, groups="{{0,1},{2,3}}")
     with pytest.raises(InterpretationError, match=r"device 2 sends rows .* on device 3") as e:
         run_module(import_hlo(text, "ragged"), ins)
-    assert e.value.op is not None and e.value.op.name == "hlo.ragged_all_to_all"
+    assert e.value.op is not None
+    assert e.value.op.name == "hlo.ragged_all_to_all"
 
 
 IDENTITIES = """HloModule identities, replica_count=2
@@ -158,7 +159,11 @@ REFUSED = {
         "hlo.outfeed",
         "there is no host feed",
     ),
-    "rng": ("ROOT r = f32[4]{0} rng(a, b), distribution=rng_uniform", "hlo.rng", "not reproducible"),
+    "rng": (
+        "ROOT r = f32[4]{0} rng(a, b), distribution=rng_uniform",
+        "hlo.rng",
+        "not reproducible",
+    ),
     "rng-bit-generator": (
         "ROOT g = (u64[2]{0}, u32[3]{0}) rng-bit-generator(s), algorithm=rng_philox",
         "hlo.rng_bit_generator",
@@ -185,4 +190,5 @@ def test_host_feed_and_rng_ops_are_refused_with_a_located_error(opcode: str) -> 
     ins = [np.zeros((1, 2), np.float32), np.zeros((1, 2), np.uint64)]
     with pytest.raises(InterpretationError, match=message) as e:
         run_module(module, ins)
-    assert e.value.op is not None and e.value.op.name == name
+    assert e.value.op is not None
+    assert e.value.op.name == name

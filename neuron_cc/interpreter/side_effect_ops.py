@@ -48,7 +48,9 @@ class HloSideEffectFunctions(InterpreterFunctions):
         return (args[0],)
 
     @impl(DomainOp)
-    def run_domain(self, interpreter: Interpreter, op: DomainOp, args: PythonValues) -> PythonValues:
+    def run_domain(
+        self, interpreter: Interpreter, op: DomainOp, args: PythonValues
+    ) -> PythonValues:
         return (args[0],)
 
     @impl(CopyStartOp)
@@ -65,7 +67,9 @@ class HloSideEffectFunctions(InterpreterFunctions):
         return (args[0][0],)
 
     @impl(InfeedOp)
-    def run_infeed(self, interpreter: Interpreter, op: InfeedOp, args: PythonValues) -> PythonValues:
+    def run_infeed(
+        self, interpreter: Interpreter, op: InfeedOp, args: PythonValues
+    ) -> PythonValues:
         raise _no_host_feed(op)
 
     @impl(OutfeedOp)

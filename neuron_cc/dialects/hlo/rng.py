@@ -55,9 +55,7 @@ class RngOp(IRDLOperation):
     b = operand_def(HLO_TENSOR)
     result = result_def(HLO_TENSOR)
     distribution = prop_def(StringAttr)
-    assembly_format = (
-        "$a `,` $b `distribution` `=` $distribution attr-dict `:` functional-type(operands, $result)"
-    )
+    assembly_format = "$a `,` $b `distribution` `=` $distribution attr-dict `:` functional-type(operands, $result)"
 
     def verify_(self) -> None:
         kind = self.distribution.data
@@ -99,7 +97,9 @@ class RngBitGeneratorOp(IRDLOperation):
             )
         state = tensor_type(self.state)
         if state.element_type != U64 or len(state.get_shape()) != 1:
-            raise VerifyException(f"rng_bit_generator state must be a rank-1 u64 tensor, got {state}")
+            raise VerifyException(
+                f"rng_bit_generator state must be a rank-1 u64 tensor, got {state}"
+            )
         types = tuple_elements(self.result.type)
         if len(types) != 2 or types[0] != state:
             raise VerifyException(
