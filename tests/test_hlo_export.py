@@ -21,6 +21,7 @@ from neuron_cc.testing.ir import neuron_context
 from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.translate.hlo_text import exporter
 from neuron_cc.translate.hlo_text.exporter import OPCODES, export_hlo
+from tests.hlo_export_side_effect_cases import HLO_SIDE_EFFECTS, SRC_SIDE_EFFECTS
 from tests.hlo_export_structured_cases import HLO_STRUCTURED, SRC_STRUCTURED
 
 _context = functools.cache(neuron_context)
@@ -770,6 +771,7 @@ CASES = {
     "dedupe": (SRC_DEDUPE, HLO_DEDUPE),
     "elementwise": (SRC_ELEMENTWISE, HLO_ELEMENTWISE),
     "structured": (SRC_STRUCTURED, HLO_STRUCTURED),
+    "side_effects": (SRC_SIDE_EFFECTS, HLO_SIDE_EFFECTS),
 }
 
 

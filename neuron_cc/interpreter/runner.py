@@ -61,6 +61,8 @@ def _function_tables() -> list[InterpreterFunctions]:
     from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
     from neuron_cc.interpreter.data_movement import HloDataMovementFunctions
     from neuron_cc.interpreter.elementwise import HloElementwiseFunctions
+    from neuron_cc.interpreter.ragged_all_to_all import HloRaggedAllToAllFunctions
+    from neuron_cc.interpreter.side_effect_ops import HloSideEffectFunctions
     from neuron_cc.interpreter.structured_ops import HloStructuredFunctions
 
     return [
@@ -72,6 +74,8 @@ def _function_tables() -> list[InterpreterFunctions]:
         HloDataMovementFunctions(),
         HloComputationFunctions(),
         HloStructuredFunctions(),
+        HloRaggedAllToAllFunctions(),
+        HloSideEffectFunctions(),
         HloBirFunctions(),
     ]
 

@@ -3,7 +3,8 @@
 Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control_flow`
 (tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
 `computation` (dot, reduce, reduce_window, gather, scatter, sort); `convolution`,
-`select_and_scatter`, `elementwise_map` (map) and `topk` (issue 17).
+`select_and_scatter`, `elementwise_map` (map), `topk`, `ragged_all_to_all`, `scheduling`
+(add_dependency, domain, copy_start/done), `host_feeds` (infeed/outfeed) and `rng` (issue 17).
 """
 
 from xdsl.ir import Dialect
@@ -24,7 +25,11 @@ from neuron_cc.dialects.hlo import (
     elementwise,
     elementwise_map,
     in_place_permute,
+    host_feeds,
     p2p,
+    ragged_all_to_all,
+    rng,
+    scheduling,
     select_and_scatter,
     topk,
     types,
@@ -44,6 +49,10 @@ _OPS = [
     *select_and_scatter.OPS,
     *elementwise_map.OPS,
     *topk.OPS,
+    *ragged_all_to_all.OPS,
+    *scheduling.OPS,
+    *host_feeds.OPS,
+    *rng.OPS,
 ]
 _ATTRS = [
     types.TokenType,

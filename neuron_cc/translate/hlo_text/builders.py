@@ -148,6 +148,7 @@ def _all_to_all(inst: Instruction, c: Consumer) -> Props:
 
 
 def _collective_broadcast(inst: Instruction, c: Consumer) -> Props:
+    """Also ragged-all-to-all: replica groups, channel id, constrain_layout."""
     props: Props = {}
     _collective_flags(c, props, global_ids=False)
     return props
@@ -372,6 +373,7 @@ OPCODE_PROPERTIES: dict[str, PropBuilder] = {
     "async-done": _async,
     "reduce-scatter": _reduce_scatter,
     "all-to-all": _all_to_all,
+    "ragged-all-to-all": _collective_broadcast,
     "collective-broadcast": _collective_broadcast,
     "collective-permute": _collective_permute,
     "send": _channel,

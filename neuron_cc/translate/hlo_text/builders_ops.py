@@ -1,5 +1,6 @@
 """Properties of the HLO instructions added for issue 17 (reverse, convolution,
-select-and-scatter, map, topk), read from their raw attributes as `builders.py` does for the
+select-and-scatter, map, topk, domain, copy-start, rng, rng-bit-generator,
+rng-get-and-update-state), read from their raw attributes as `builders.py` does for the
 others; `OPCODE_PROPERTIES` and `REGION_KEYS` there include these tables.
 
 XLA's convolution window may carry `rhs_reversal=1x0`; it becomes the op's `window_reversal`
@@ -96,7 +97,32 @@ def _topk(inst: Instruction, c: _Attrs) -> Props:
     }
 
 
+def _domain(inst: Instruction, c: _Attrs) -> Props:
+    return {"domain": StringAttr(c.need("domain").strip())}
+
+
+def _copy_start(inst: Instruction, c: _Attrs) -> Props:
+    raw = c.get("cross_program_prefetch_index")
+    return {} if raw is None else {"cross_program_prefetch_index": IntegerAttr(A.integer(raw), 64)}
+
+
+def _keyword(key: str, prop: str) -> Callable[[Instruction, _Attrs], Props]:
+    def build(inst: Instruction, c: _Attrs) -> Props:
+        return {prop: StringAttr(c.need(key).strip())}
+
+    return build
+
+
+def _rng_state(inst: Instruction, c: _Attrs) -> Props:
+    return {"delta": IntegerAttr(A.integer(c.need("delta")), 64)}
+
+
 OPCODE_PROPERTIES: dict[str, Callable[[Instruction, _Attrs], Props]] = {
+    "domain": _domain,
+    "copy-start": _copy_start,
+    "rng": _keyword("distribution", "distribution"),
+    "rng-bit-generator": _keyword("algorithm", "algorithm"),
+    "rng-get-and-update-state": _rng_state,
     "reverse": _reverse,
     "convolution": _convolution,
     "select-and-scatter": _select_and_scatter,

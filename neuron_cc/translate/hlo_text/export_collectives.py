@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from xdsl.ir import Operation, Region, SSAValue
 
-from neuron_cc.dialects.hlo import async_ops, collectives, p2p
+from neuron_cc.dialects.hlo import async_ops, collectives, p2p, ragged_all_to_all
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp as CombinedPermute
 from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp as InPlacePermute
 from neuron_cc.translate.hlo_text.export_text import ExportError, groups_text, int_value
@@ -91,6 +91,12 @@ def _all_to_all(b: Builder, op: collectives.AllToAllOp) -> str:
     return ", ".join(parts)
 
 
+def _all_to_all_head(b: Builder, op: collectives.CollectiveOp) -> str:
+    if op.constrain_layout is not None:
+        raise ExportError(f"{op.name} in {b.what}: XLA's {_opcode(op)} has no constrain_layout")
+    return ", ".join(_collective_head(b, op))
+
+
 def _collective_broadcast(b: Builder, op: collectives.CollectiveBroadcastOp) -> str:
     if op.constrain_layout is not None:
         raise ExportError(
@@ -139,6 +145,7 @@ COLLECTIVE_HANDLERS: dict[type[Operation], Callable[[Any, Any], str]] = {
     collectives.AllGatherOp: _all_gather,
     collectives.ReduceScatterOp: _reduce_scatter,
     collectives.AllToAllOp: _all_to_all,
+    ragged_all_to_all.RaggedAllToAllOp: _all_to_all_head,
     collectives.CollectiveBroadcastOp: _collective_broadcast,
     p2p.CollectivePermuteOp: _collective_permute,
     CombinedPermute: _collective_permute,

@@ -65,7 +65,7 @@ from neuron_cc.dialects.hlo import (
     elementwise_misc,
     p2p,
 )
-from neuron_cc.translate.hlo_text import export_ops
+from neuron_cc.translate.hlo_text import export_ops, export_side_effects
 from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
 from neuron_cc.translate.hlo_text.export_text import (
     NAMING_ATTRS,
@@ -699,4 +699,5 @@ _HANDLERS: dict[str, _Handler] = {
     **{cls.name: _simple for cls in _SIMPLE_OPS},
     **{cls.name: handler for cls, handler in _SPECIAL_HANDLERS.items()},
     **export_ops.HANDLERS,
+    **export_side_effects.HANDLERS,
 }
