@@ -3,7 +3,8 @@
 Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control_flow`
 (tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
 `computation` (dot, reduce, reduce_window, gather, scatter, sort); `convolution`,
-`select_and_scatter`, `elementwise_map` (map) and `topk` (issue 17).
+`select_and_scatter`, `elementwise_map` (map), `topk`, `batch_norm` (training, inference,
+grad), `linalg` (cholesky, triangular_solve) and `fft` (issue 17).
 """
 
 from xdsl.ir import Dialect
@@ -15,6 +16,7 @@ from neuron_cc.dialects import (
 from neuron_cc.dialects.hlo import (
     async_ops,
     attributes,
+    batch_norm,
     collectives,
     computation,
     control_flow,
@@ -22,6 +24,8 @@ from neuron_cc.dialects.hlo import (
     data_movement,
     elementwise,
     elementwise_map,
+    fft,
+    linalg,
     p2p,
     select_and_scatter,
     topk,
@@ -40,6 +44,9 @@ _OPS = [
     *select_and_scatter.OPS,
     *elementwise_map.OPS,
     *topk.OPS,
+    *batch_norm.OPS,
+    *linalg.OPS,
+    *fft.OPS,
 ]
 _ATTRS = [
     types.TokenType,
@@ -51,6 +58,8 @@ _ATTRS = [
     *elementwise.ATTRS,
     *data_movement.ATTRS,
     *computation.ATTRS,
+    *linalg.ATTRS,
+    *fft.ATTRS,
     sharding.ShardingAttr,
 ]
 

@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from neuron_cc.dialects.hlo import (
     async_ops,
+    batch_norm,
     collectives,
     computation,
     control_flow,
@@ -66,6 +67,8 @@ from neuron_cc.dialects.hlo import (
     elementwise,
     elementwise_map,
     elementwise_misc,
+    fft,
+    linalg,
     p2p,
     select_and_scatter,
     topk,
@@ -117,6 +120,9 @@ _ALL_OPS: list[type[Operation]] = [
     *select_and_scatter.OPS,
     *elementwise_map.OPS,
     *topk.OPS,
+    *batch_norm.OPS,
+    *linalg.OPS,
+    *fft.OPS,
 ]
 _SPECIAL_OPCODES = {"hlo.clz": "count-leading-zeros", "hlo.optimization_barrier": "opt-barrier"}
 OPCODES: dict[str, str] = {
