@@ -3,6 +3,9 @@ select-and-scatter, map, topk, batch-norm-training/inference/grad, cholesky, tri
 fft), read from their raw attributes as `builders.py` does for the
 others; `OPCODE_PROPERTIES` and `REGION_KEYS` there include these tables.
 
+An epsilon that is not a finite f32 (`inf`, `1e50`) is refused: xDSL's float attributes
+cannot print it back (XLA would keep it as inf).
+
 XLA's convolution window may carry `rhs_reversal=1x0`; it becomes the op's `window_reversal`
 property (the shared window attribute has no reversal). A window absent from the text is the
 empty window of a convolution without spatial dimensions (or a rank-0 select-and-scatter).
@@ -103,9 +106,12 @@ def _topk(inst: Instruction, c: _Attrs) -> Props:
 def _batch_norm(inst: Instruction, c: _Attrs) -> Props:
     raw = c.need("epsilon")
     try:
-        epsilon = float(np.float32(float(raw.strip())))
+        with np.errstate(over="ignore"):
+            epsilon = float(np.float32(float(raw.strip())))
     except ValueError:
         raise AttrError(f"epsilon must be a float, got '{raw}'") from None
+    if not np.isfinite(epsilon):
+        raise AttrError(f"epsilon {raw.strip()} is not a finite f32")
     return {
         "epsilon": FloatAttr(epsilon, f32),
         "feature_index": IntegerAttr(A.integer(c.need("feature_index")), 64),
