@@ -31,8 +31,8 @@ from neuron_cc.dialects.hlo.collectives import (
     ReduceScatterOp,
 )
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
-from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.frontend_attributes import SEND_RECV_PAIRS, send_recv_pairs
+from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
     RecvDoneOp,

@@ -55,12 +55,15 @@ class RunResult:
 
 def _function_tables() -> list[InterpreterFunctions]:
     from neuron_cc.interpreter.async_ops import HloAsyncFunctions
+    from neuron_cc.interpreter.batch_norm import HloBatchNormFunctions
     from neuron_cc.interpreter.bir import HloBirFunctions
     from neuron_cc.interpreter.collectives import HloCollectiveFunctions
     from neuron_cc.interpreter.computation import HloComputationFunctions
     from neuron_cc.interpreter.control_flow import HloControlFlowFunctions
     from neuron_cc.interpreter.data_movement import HloDataMovementFunctions
     from neuron_cc.interpreter.elementwise import HloElementwiseFunctions
+    from neuron_cc.interpreter.fft import HloFftFunctions
+    from neuron_cc.interpreter.linalg import HloLinalgFunctions
     from neuron_cc.interpreter.ragged_all_to_all import HloRaggedAllToAllFunctions
     from neuron_cc.interpreter.side_effect_ops import HloSideEffectFunctions
     from neuron_cc.interpreter.structured_ops import HloStructuredFunctions
@@ -76,6 +79,9 @@ def _function_tables() -> list[InterpreterFunctions]:
         HloStructuredFunctions(),
         HloRaggedAllToAllFunctions(),
         HloSideEffectFunctions(),
+        HloBatchNormFunctions(),
+        HloLinalgFunctions(),
+        HloFftFunctions(),
         HloBirFunctions(),
     ]
 
@@ -246,11 +252,16 @@ def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device:
     value = array if per_device else np.broadcast_to(array, (devices, *shape))
     element = t.element_type
     target = numpy_dtype(element)
+    if value.dtype.kind == "c" and target.kind != "c":
+        raise InterpretationError(
+            f"argument {name}: complex values of dtype {value.dtype} do not fit {element}"
+        )
     cast = value.astype(target)
     if is_bf16(element):
         cast = normalize(cast, element)
-    lossless = np.array_equal(cast.astype(np.float64), value.astype(np.float64), equal_nan=True)
-    if value.dtype.kind in "fiub" and not lossless:
+    wide = np.complex128 if target.kind == "c" else np.float64
+    lossless = np.array_equal(cast.astype(wide), value.astype(wide), equal_nan=True)
+    if value.dtype.kind in "fiubc" and not lossless:
         raise InterpretationError(
             f"argument {name}: values of dtype {value.dtype} do not fit {element} exactly"
         )

@@ -81,12 +81,12 @@ def _xla_dtype(t: Attribute) -> str:
 
 def numpy_name(name: str) -> str:
     """The numpy dtype name of XLA element type `name` (`bf16` -> `bfloat16`, `s32` ->
-    `int32`, `pred` -> `bool`)."""
+    `int32`, `c64` -> `complex64`, `pred` -> `bool`)."""
     if name == "pred":
         return "bool"
     if name == "bf16":
         return "bfloat16"
-    kind = {"s": "int", "u": "uint", "f": "float"}[name[0]]
+    kind = {"s": "int", "u": "uint", "f": "float", "c": "complex"}[name[0]]
     return f"{kind}{name[1:]}"
 
 

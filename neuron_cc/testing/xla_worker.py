@@ -77,6 +77,8 @@ class _Xla:
         import jax.extend.backend
         from jax._src.lib import _jax, hlo  # pyright: ignore[reportPrivateImportUsage, reportAttributeAccessIssue]
 
+        # f64/c128 inputs stay 64-bit in device_put (jax narrows them to 32 bits otherwise).
+        jax.config.update("jax_enable_x64", True)
         self.jax: Any = jax
         self.lib: Any = _jax
         self.hlo: Any = hlo

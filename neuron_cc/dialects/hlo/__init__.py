@@ -4,7 +4,9 @@ Ops are split by topic: `collectives`, `p2p` (permute, send/recv, ids), `control
 (tuples, while, conditional, call, custom_call, ...), `elementwise`, `data_movement` and
 `computation` (dot, reduce, reduce_window, gather, scatter, sort); `convolution`,
 `select_and_scatter`, `elementwise_map` (map), `topk`, `ragged_all_to_all`, `scheduling`
-(add_dependency, domain, copy_start/done), `host_feeds` (infeed/outfeed) and `rng` (issue 17).
+(add_dependency, domain, copy_start/done), `host_feeds` (infeed/outfeed), `rng`, `batch_norm`
+(training, inference, grad), `linalg` (cholesky, triangular_solve), `fft`, `combined_permute` and
+`in_place_permute` (issue 17).
 """
 
 from xdsl.ir import Dialect
@@ -16,6 +18,7 @@ from neuron_cc.dialects import (
 from neuron_cc.dialects.hlo import (
     async_ops,
     attributes,
+    batch_norm,
     collectives,
     combined_permute,
     computation,
@@ -24,8 +27,10 @@ from neuron_cc.dialects.hlo import (
     data_movement,
     elementwise,
     elementwise_map,
-    in_place_permute,
+    fft,
     host_feeds,
+    in_place_permute,
+    linalg,
     p2p,
     ragged_all_to_all,
     rng,
@@ -53,6 +58,9 @@ _OPS = [
     *scheduling.OPS,
     *host_feeds.OPS,
     *rng.OPS,
+    *batch_norm.OPS,
+    *linalg.OPS,
+    *fft.OPS,
 ]
 _ATTRS = [
     types.TokenType,
@@ -64,6 +72,8 @@ _ATTRS = [
     *elementwise.ATTRS,
     *data_movement.ATTRS,
     *computation.ATTRS,
+    *linalg.ATTRS,
+    *fft.ATTRS,
     sharding.ShardingAttr,
 ]
 

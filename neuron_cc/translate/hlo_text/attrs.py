@@ -38,10 +38,14 @@ def ints(raw: str) -> tuple[int, ...]:
 
 
 def integer(raw: str) -> int:
+    """A signed 64-bit integer (every integer attribute of the dialect is an i64)."""
     try:
-        return int(raw.strip())
+        value = int(raw.strip())
     except ValueError:
         raise AttrError(f"expected an integer, got '{raw}'") from None
+    if not -(2**63) <= value < 2**63:
+        raise AttrError(f"integer {value} does not fit in 64 bits")
+    return value
 
 
 def boolean(raw: str) -> bool:

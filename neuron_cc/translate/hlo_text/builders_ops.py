@@ -1,7 +1,11 @@
 """Properties of the HLO instructions added for issue 17 (reverse, convolution,
 select-and-scatter, map, topk, domain, copy-start, rng, rng-bit-generator,
-rng-get-and-update-state), read from their raw attributes as `builders.py` does for the
+rng-get-and-update-state, batch-norm-training/inference/grad, cholesky, triangular-solve,
+fft), read from their raw attributes as `builders.py` does for the
 others; `OPCODE_PROPERTIES` and `REGION_KEYS` there include these tables.
+
+An epsilon that is not a finite f32 (`inf`, `1e50`) is refused: xDSL's float attributes
+cannot print it back (XLA would keep it as inf).
 
 XLA's convolution window may carry `rhs_reversal=1x0`; it becomes the op's `window_reversal`
 property (the shared window attribute has no reversal). A window absent from the text is the
@@ -14,13 +18,16 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType
+import numpy as np
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType, f32
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.convolution import parse_dim_labels
 from neuron_cc.dialects.hlo.dimension_numbers import WindowAttr
+from neuron_cc.dialects.hlo.fft import FftType, FftTypeAttr
+from neuron_cc.dialects.hlo.linalg import Transpose, TransposeAttr
 from neuron_cc.translate.hlo_text import attrs as A
 from neuron_cc.translate.hlo_text.attrs import AttrError
 from neuron_cc.translate.hlo_text.parser import Instruction
@@ -117,6 +124,56 @@ def _rng_state(inst: Instruction, c: _Attrs) -> Props:
     return {"delta": IntegerAttr(A.integer(c.need("delta")), 64)}
 
 
+def _batch_norm(inst: Instruction, c: _Attrs) -> Props:
+    raw = c.need("epsilon")
+    try:
+        with np.errstate(over="ignore"):
+            epsilon = float(np.float32(float(raw.strip())))
+    except ValueError:
+        raise AttrError(f"epsilon must be a float, got '{raw}'") from None
+    if not np.isfinite(epsilon):
+        raise AttrError(f"epsilon {raw.strip()} is not a finite f32")
+    return {
+        "epsilon": FloatAttr(epsilon, f32),
+        "feature_index": IntegerAttr(A.integer(c.need("feature_index")), 64),
+    }
+
+
+def _flag(c: _Attrs, key: str) -> IntegerAttr:
+    raw = c.get(key)
+    return IntegerAttr.from_bool(raw is not None and A.boolean(raw))
+
+
+def _enum_value(raw: str, names: tuple[str, ...], key: str) -> str:
+    value = raw.strip()
+    if value not in names:
+        raise AttrError(f"{key} must be one of {', '.join(names)}, got '{raw}'")
+    return value
+
+
+def _cholesky(inst: Instruction, c: _Attrs) -> Props:
+    return {"lower": _flag(c, "lower")}
+
+
+def _triangular_solve(inst: Instruction, c: _Attrs) -> Props:
+    names = tuple(t.value for t in Transpose)
+    transpose = _enum_value(c.need("transpose_a"), names, "transpose_a")
+    return {
+        "left_side": _flag(c, "left_side"),
+        "lower": _flag(c, "lower"),
+        "unit_diagonal": _flag(c, "unit_diagonal"),
+        "transpose_a": TransposeAttr(Transpose(transpose)),
+    }
+
+
+def _fft(inst: Instruction, c: _Attrs) -> Props:
+    kind = _enum_value(c.need("fft_type"), tuple(t.value for t in FftType), "fft_type")
+    return {
+        "fft_type": FftTypeAttr(FftType(kind)),
+        "fft_length": DimensionsAttr(A.ints(c.need("fft_length"))),
+    }
+
+
 OPCODE_PROPERTIES: dict[str, Callable[[Instruction, _Attrs], Props]] = {
     "domain": _domain,
     "copy-start": _copy_start,
@@ -128,6 +185,12 @@ OPCODE_PROPERTIES: dict[str, Callable[[Instruction, _Attrs], Props]] = {
     "select-and-scatter": _select_and_scatter,
     "map": _map,
     "topk": _topk,
+    "batch-norm-training": _batch_norm,
+    "batch-norm-inference": _batch_norm,
+    "batch-norm-grad": _batch_norm,
+    "cholesky": _cholesky,
+    "triangular-solve": _triangular_solve,
+    "fft": _fft,
 }
 REGION_KEYS: dict[str, tuple[str, ...]] = {
     "select-and-scatter": ("select", "scatter"),

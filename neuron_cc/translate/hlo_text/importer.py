@@ -46,9 +46,9 @@ from xdsl.irdl import IRDLOperation, VariadicDef
 from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
-from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
+from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.types import is_pred_type
 from neuron_cc.dialects.replica_groups import (
     NUM_PARTITIONS_ATTR,
