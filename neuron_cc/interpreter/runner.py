@@ -36,7 +36,6 @@ from neuron_cc.interpreter.values import (
     SpmdState,
     Value,
     attach_state,
-    is_bf16,
     normalize,
     numpy_dtype,
     storage_bytes,
@@ -243,10 +242,10 @@ def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device:
     element = t.element_type
     target = numpy_dtype(element)
     cast = value.astype(target)
-    if is_bf16(element):
-        cast = normalize(cast, element)
-    lossless = np.array_equal(cast.astype(np.float64), value.astype(np.float64), equal_nan=True)
-    if value.dtype.kind in "fiub" and not lossless:
+    cast = normalize(cast, element)
+    if value.dtype.kind in "fiub" and not np.array_equal(
+        cast.astype(np.float64), value.astype(np.float64), equal_nan=True
+    ):
         raise InterpretationError(
             f"argument {name}: values of dtype {value.dtype} do not fit {element} exactly"
         )

@@ -65,7 +65,7 @@ _NUMPY_DTYPES: dict[str, np.dtype[Any]] = {
 
 @cache
 def _ml_dtype(name: str) -> np.dtype[Any]:
-    import ml_dtypes  # noqa: PLC0415 - lazy, see _ML_DTYPES
+    import ml_dtypes
 
     return np.dtype(getattr(ml_dtypes, _ML_DTYPES[name]))
 
@@ -82,7 +82,7 @@ _F32_STORED = frozenset({"bf16", *NARROW_FLOATS})
 
 def _name(element: Attribute) -> str:
     name = element_type_name(element)
-    if name not in _NUMPY_DTYPES and name not in _ML_DTYPES or ELEMENT_TYPES.get(name) != element:
+    if (name not in _NUMPY_DTYPES and name not in _ML_DTYPES) or ELEMENT_TYPES.get(name) != element:
         raise ValueError(f"unsupported element type {element}")
     return name
 
