@@ -170,6 +170,8 @@ def _identity(kind: str, dtype: np.dtype[Any]) -> Any:
     if dtype.kind == "f":
         floats = {"add": -0.0, "multiply": 1.0, "maximum": -np.inf, "minimum": np.inf}
         return floats[kind]
+    if dtype.kind == "c":
+        return {"add": complex(-0.0, -0.0), "multiply": complex(1.0, 0.0)}[kind]
     info = np.iinfo(dtype)
     ints = {"add": 0, "multiply": 1, "or": 0, "and": -1 if info.min < 0 else info.max}
     return ints.get(kind, info.min if kind == "maximum" else info.max)

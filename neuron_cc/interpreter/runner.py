@@ -36,7 +36,6 @@ from neuron_cc.interpreter.values import (
     SpmdState,
     Value,
     attach_state,
-    is_bf16,
     normalize,
     numpy_dtype,
     storage_bytes,
@@ -257,8 +256,7 @@ def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device:
             f"argument {name}: complex values of dtype {value.dtype} do not fit {element}"
         )
     cast = value.astype(target)
-    if is_bf16(element):
-        cast = normalize(cast, element)
+    cast = normalize(cast, element)
     wide = np.complex128 if target.kind == "c" else np.float64
     lossless = np.array_equal(cast.astype(wide), value.astype(wide), equal_nan=True)
     if value.dtype.kind in "fiubc" and not lossless:
