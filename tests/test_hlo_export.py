@@ -21,6 +21,14 @@ from neuron_cc.testing.ir import neuron_context
 from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.translate.hlo_text import exporter
 from neuron_cc.translate.hlo_text.exporter import OPCODES, export_hlo
+from tests.hlo_export_permute_numeric_cases import (
+    HLO_COMBINED_PERMUTE,
+    HLO_IN_PLACE_PERMUTE,
+    HLO_NUMERIC,
+    SRC_COMBINED_PERMUTE,
+    SRC_IN_PLACE_PERMUTE,
+    SRC_NUMERIC,
+)
 from tests.hlo_export_side_effect_cases import HLO_SIDE_EFFECTS, SRC_SIDE_EFFECTS
 from tests.hlo_export_structured_cases import HLO_STRUCTURED, SRC_STRUCTURED
 
@@ -716,48 +724,6 @@ ENTRY %main (x: f32[8]) -> (f32[32], f32[8]) {
 """The asynchronous collectives (issue 17), as tests/filecheck/translate/async-collectives.hlo
 imports them; `calls=` only where the IR has it."""
 
-SRC_COMBINED_PERMUTE = """
-builtin.module attributes {hlo.num_partitions = 2 : i64} {
-func.func @main(%a: tensor<4xf32>, %b: tensor<2xi32>) -> tuple<tensor<4xf32>, tensor<2xi32>> {
-  %t = hlo.combined_collective_permute(%a, %b) pairs = [[0, 1], [1, 0]] channel_id = 3 : (tensor<4xf32>, tensor<2xi32>) -> tuple<tensor<4xf32>, tensor<2xi32>>
-  func.return %t : tuple<tensor<4xf32>, tensor<2xi32>>
-}
-}
-"""
-HLO_COMBINED_PERMUTE = """HloModule module, entry_computation_layout={(f32[4]{0}, s32[2]{0})->(f32[4]{0}, s32[2]{0})}, replica_count=1, num_partitions=2
-
-ENTRY %main (a: f32[4], b: s32[2]) -> (f32[4], s32[2]) {
-  %a = f32[4]{0} parameter(0)
-  %b = s32[2]{0} parameter(1)
-  ROOT %t = (f32[4]{0}, s32[2]{0}) collective-permute(%a, %b), channel_id=3, source_target_pairs={{0,1},{1,0}}
-}
-"""
-
-SRC_IN_PLACE_PERMUTE = """
-builtin.module attributes {hlo.num_replicas = 1 : i64, hlo.num_partitions = 2 : i64, hlo.use_spmd_partitioning} {
-  func.func @main(%input: tensor<4x2xf32>, %output: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {hlo.entry} {
-    %zero = hlo.constant dense<0> : tensor<i32>
-    %four = hlo.constant dense<4> : tensor<i32>
-    %from = hlo.tuple %zero, %zero : tuple<tensor<i32>, tensor<i32>>
-    %to = hlo.tuple %four, %zero : tuple<tensor<i32>, tensor<i32>>
-    %p = "hlo.in_place_collective_permute"(%input, %output, %from, %to) <{source_target_pairs = #hlo.pairs<[[0, 1], [1, 0]]>, channel_id = 2 : i64}> {xla.slice_sizes = "{{4,2}}"} : (tensor<4x2xf32>, tensor<8x2xf32>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>) -> tensor<8x2xf32>
-    func.return %p : tensor<8x2xf32>
-  }
-}
-"""
-HLO_IN_PLACE_PERMUTE = """HloModule module, entry_computation_layout={(f32[4,2]{1,0}, f32[8,2]{1,0})->f32[8,2]{1,0}}, replica_count=1, num_partitions=2
-
-ENTRY %main (input: f32[4,2], output: f32[8,2]) -> f32[8,2] {
-  %input = f32[4,2]{1,0} parameter(0)
-  %output = f32[8,2]{1,0} parameter(1)
-  %zero = s32[] constant(0)
-  %four = s32[] constant(4)
-  %from = (s32[], s32[]) tuple(%zero, %zero)
-  %to = (s32[], s32[]) tuple(%four, %zero)
-  ROOT %p = f32[8,2]{1,0} collective-permute(%input, %output, %from, %to), channel_id=2, source_target_pairs={{0,1},{1,0}}, slice_sizes={{4,2}}
-}
-"""
-
 CASES = {
     "async": (SRC_ASYNC, HLO_ASYNC),
     "in_place_permute": (SRC_IN_PLACE_PERMUTE, HLO_IN_PLACE_PERMUTE),
@@ -772,6 +738,7 @@ CASES = {
     "elementwise": (SRC_ELEMENTWISE, HLO_ELEMENTWISE),
     "structured": (SRC_STRUCTURED, HLO_STRUCTURED),
     "side_effects": (SRC_SIDE_EFFECTS, HLO_SIDE_EFFECTS),
+    "numeric": (SRC_NUMERIC, HLO_NUMERIC),
 }
 
 
