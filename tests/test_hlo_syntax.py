@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from neuron_cc.interpreter.runner import run_module
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import HloImportError, ImportOptions, import_hlo
 
@@ -175,3 +177,34 @@ def test_parameter_replication_counts_leaf_buffers() -> None:
         HloImportError, match="parameter has 2 leaf buffers, but parameter_replication has 3"
     ):
         import_hlo(ok.replace("{true,false}", "{true,false,true}"))
+
+
+def test_index_vector_dynamic_slice_gets_scalar_indices() -> None:
+    """XLA's old form: one rank-1 index vector; XLA's parser splits it into scalars, so do we."""
+    text = (
+        "HloModule m\nENTRY e {\n  p = f32[4,6] parameter(0)\n  i = s32[2] parameter(1)\n"
+        "  u = f32[2,2] parameter(2)\n"
+        "  d = f32[2,3] dynamic-slice(p, i), dynamic_slice_sizes={2,3}\n"
+        "  x = f32[4,6] dynamic-update-slice(p, u, i)\n"
+        "  ROOT t = (f32[2,3], f32[4,6]) tuple(d, x)\n}\n"
+    )
+    module = import_hlo(text)
+    module.verify()
+    ir = str(module)
+    assert ir.count("hlo.slice") == 4
+    assert ir.count("hlo.reshape") == 4
+    exported = export_hlo(module)
+    assert "dynamic-slice(%p, " in exported
+    assert export_hlo(import_hlo(exported)) == exported
+    inputs = [
+        np.arange(24, dtype=np.float32).reshape(4, 6),
+        np.array([1, 2], np.int32),
+        np.ones((2, 2), np.float32),
+    ]
+    outputs = run_module(module, [x[None] for x in inputs]).outputs
+    np.testing.assert_array_equal(np.asarray(outputs[0])[0], inputs[0][1:3, 2:5])
+    expected = inputs[0].copy()
+    expected[1:3, 2:4] = 1
+    np.testing.assert_array_equal(np.asarray(outputs[1])[0], expected)
+    with pytest.raises(HloImportError, match="the index vector has 3 elements, the operand rank 2"):
+        import_hlo(text.replace("s32[2] parameter(1)", "s32[3] parameter(1)"))

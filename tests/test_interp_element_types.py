@@ -12,7 +12,6 @@ hand-written rounding it replaced (c3e7245) for every float32 bit pattern.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import ml_dtypes
@@ -20,11 +19,9 @@ import numpy as np
 import pytest
 
 from neuron_cc.dialects.hlo.types import NARROW_FLOATS
-from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.interpreter.values import round_to_bf16
-from neuron_cc.testing.xla_cases import XlaCase
-from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
-from neuron_cc.translate.hlo_text.importer import import_hlo
+from neuron_cc.testing.op_cases import OpCase, bits, interpret, run_on_xla
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, xla_available
 
 Array = np.ndarray[Any, Any]
 DEVICES = 2
@@ -111,16 +108,7 @@ add_{t} {{
 """
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str
-    hlo: str
-    params: tuple[str, ...]
-    """numpy dtype names as XLA takes the parameters."""
-    inputs: tuple[Array, ...]
-
-
-def _float_case(t: str) -> Case:
+def _float_case(t: str) -> OpCase:
     x = _edge_f32(t)
     n = x.size
     y = np.roll(x, 7)
@@ -160,10 +148,10 @@ def _float_case(t: str) -> Case:
         + f"\n  ROOT t = tuple({', '.join(roots)})\n}}\n"
     )
     per_device = (np.stack([x, -x]), np.stack([y, y]))
-    return Case(f"{t}_ops", hlo, ("float32", "float32"), per_device)
+    return OpCase(f"{t}_ops", hlo, ("float32", "float32"), per_device)
 
 
-def _int_case(t: str) -> Case:
+def _int_case(t: str) -> OpCase:
     x = np.arange(-9, 10, dtype=np.int32)
     y = np.roll(x, 5)
     n = x.size
@@ -196,10 +184,10 @@ def _int_case(t: str) -> Case:
     )
     f = (x.astype(np.float32) * 0.75).astype(np.float32)
     per_device = (np.stack([x, -x]), np.stack([y, y]), np.stack([f, -f]))
-    return Case(f"{t}_ops", hlo, ("int32", "int32", "float32"), per_device)
+    return OpCase(f"{t}_ops", hlo, ("int32", "int32", "float32"), per_device)
 
 
-def _complex_case(t: str) -> Case:
+def _complex_case(t: str) -> OpCase:
     part = "f32" if t == "c64" else "f64"
     npc = np.complex64 if t == "c64" else np.complex128
     re = np.array([0.0, -0.0, 1.0, -2.5, np.inf, np.nan, 1e-45, 3e38], np.float64)
@@ -227,7 +215,7 @@ def _complex_case(t: str) -> Case:
         + "\n".join(lines)
         + f"\n  ROOT t = tuple({roots})\n}}\n"
     )
-    return Case(f"{t}_ops", hlo, (np.dtype(npc).name,) * 2, (np.stack([z, -z]), np.stack([w, w])))
+    return OpCase(f"{t}_ops", hlo, (np.dtype(npc).name,) * 2, (np.stack([z, -z]), np.stack([w, w])))
 
 
 CASES = {
@@ -237,23 +225,6 @@ CASES = {
 }
 
 
-def interpret(case: Case) -> list[Array]:
-    module = import_hlo(case.hlo, case.name)
-    data = {f"arg{i}_dev{d}": x[d] for i, x in enumerate(case.inputs) for d in range(DEVICES)}
-    result = run_module(module, inputs_from_npz(entry_function(module), data, DEVICES))
-    outs: list[Array] = []
-    for v in result.outputs:
-        outs += [np.asarray(e) for e in v] if isinstance(v, tuple) else [np.asarray(v)]
-    return outs
-
-
-def _bits(x: Array) -> Array:
-    x = np.ascontiguousarray(x)
-    if x.dtype.kind == "c":
-        x = np.ascontiguousarray(x.view(np.float32 if x.dtype.itemsize == 8 else np.float64))
-    return x.view(f"u{x.dtype.itemsize}") if x.dtype.kind == "f" else x
-
-
 def _nan(x: Array) -> Array:
     """True where `x` is a NaN: a float NaN, or the NaN bits of a narrow float (u8 view)."""
     if x.dtype.kind == "c":
@@ -261,7 +232,7 @@ def _nan(x: Array) -> Array:
     return np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
 
 
-def differences(case: Case, got: list[Array], want: list[Array]) -> tuple[list[str], int, int]:
+def differences(case: OpCase, got: list[Array], want: list[Array]) -> tuple[list[str], int, int]:
     """Per output the elements whose bits differ, except NaNs whose bits differ (counted in
     the second number); the third is how many elements were compared."""
     if len(got) != len(want):
@@ -272,7 +243,7 @@ def differences(case: Case, got: list[Array], want: list[Array]) -> tuple[list[s
     for j, (g0, w0) in enumerate(zip(got, want, strict=True)):
         g = np.broadcast_to(g0, (DEVICES, *g0.shape[1:]))
         w = np.asarray(w0).astype(g.dtype).reshape(g.shape)
-        gb, wb = _bits(g), _bits(w)
+        gb, wb = bits(g), bits(w)
         gn, wn = _nan(g), _nan(w)
         if g.dtype.kind == "u" and previous.shape == g.shape:  # the bits of the f32 before
             gn = wn = previous
@@ -299,10 +270,7 @@ def xla_results() -> dict[str, Any]:
     if not xla_available():
         pytest.skip(XLA_UNAVAILABLE)
     cases = list(CASES.values())
-    results = run_xla(
-        [XlaCase(c.name, c.hlo, DEVICES, 1, list(c.inputs), list(c.params)) for c in cases],
-        workers=2,
-    )
+    results = run_on_xla(cases, workers=2)
     return {c.name: r for c, r in zip(cases, results, strict=True)}
 
 

@@ -3,7 +3,7 @@ XLA:CPU (issue 17).
 
 Seeded random cases per op (shapes and attributes varied, 2 replicas with different inputs)
 run on XLA:CPU (excess precision off, as the oracle helpers run it) and on the interpreter.
-Tolerances, relative to the largest magnitude of XLA's output (`Case.rtol`; 0 = bit for bit):
+Tolerances, relative to the largest magnitude of XLA's output (`OpCase.rtol`; 0 = bit for bit):
 (measured worst cases: 2.2e-7 for f32/c64, 2.2e-16 for f64/c128)
 - batch norm: f64 bit for bit; f32 1e-6. XLA:CPU's f32 rsqrt is the CPU's `rsqrtss` estimate
   refined by one Newton step (its bits depend on the processor; we use the correctly rounded
@@ -18,16 +18,19 @@ Tolerances, relative to the largest magnitude of XLA's output (`Case.rtol`; 0 = 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pytest
 
-from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
-from neuron_cc.testing.xla_cases import XlaCase, numpy_name
-from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
-from neuron_cc.translate.hlo_text.importer import import_hlo
+from neuron_cc.testing.op_cases import (
+    OpCase,
+    interpret,
+    op_case,
+    shape_text,
+    xla_differences,
+)
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, xla_available
 
 Array = np.ndarray[Any, Any]
 DEVICES = 2
@@ -39,20 +42,6 @@ _NP: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str
-    hlo: str
-    params: tuple[str, ...]
-    inputs: tuple[Array, ...]
-    """Per parameter, the per-device values stacked on a leading axis of DEVICES."""
-    rtol: float = 0.0
-
-
-def _shape(ty: str, dims: tuple[int, ...] | list[int]) -> str:
-    return f"{ty}[{','.join(map(str, dims))}]"
-
-
 def _values(rng: np.random.Generator, ty: str, dims: tuple[int, ...]) -> Array:
     shape = (DEVICES, *dims)
     x = rng.standard_normal(shape)
@@ -61,27 +50,15 @@ def _values(rng: np.random.Generator, ty: str, dims: tuple[int, ...]) -> Array:
     return x.astype(_NP[ty])
 
 
-def _case(
-    name: str,
-    params: list[tuple[str, tuple[int, ...]]],
-    root: str,
-    inputs: list[Array],
-    rtol: float = 0.0,
-) -> Case:
-    lines = [f"  p{i} = {_shape(t, d)} parameter({i})" for i, (t, d) in enumerate(params)]
-    hlo = f"HloModule {name}\nENTRY main {{\n" + "\n".join(lines) + f"\n  ROOT {root}\n}}\n"
-    return Case(name, hlo, tuple(t for t, _ in params), tuple(inputs), rtol)
-
-
 # --- cases -----------------------------------------------------------------------------------
 
 _BN_RTOL = 1e-6
 _BN_SHAPES: list[tuple[int, ...]] = [(2, 3, 4, 5), (8, 3), (4, 40, 3), (7,), (3, 1, 5, 2), (64, 80)]
 
 
-def batch_norm_cases(seed: int) -> list[Case]:
+def batch_norm_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n, dims in enumerate(_BN_SHAPES):
         ty = "f64" if n == 3 else "f32"
         fi = int(rng.integers(0, len(dims)))
@@ -94,32 +71,32 @@ def batch_norm_cases(seed: int) -> list[Case]:
         var = np.abs(_values(rng, ty, f)) + 0.5
         dy = _values(rng, ty, dims)
         attrs = f"epsilon={eps}, feature_index={fi}"
-        tup = f"({_shape(ty, dims)}, {_shape(ty, f)}, {_shape(ty, f)})"
+        tup = f"({shape_text(ty, dims)}, {shape_text(ty, f)}, {shape_text(ty, f)})"
         cases.append(
-            _case(
+            op_case(
                 f"batch_norm_training_{seed}_{n}",
                 [(ty, dims), (ty, f), (ty, f)],
                 f"t = {tup} batch-norm-training(p0, p1, p2), {attrs}",
                 [x, scale, offset],
-                rtol,
+                rtol=rtol,
             )
         )
         cases.append(
-            _case(
+            op_case(
                 f"batch_norm_inference_{seed}_{n}",
                 [(ty, dims), (ty, f), (ty, f), (ty, f), (ty, f)],
-                f"t = {_shape(ty, dims)} batch-norm-inference(p0, p1, p2, p3, p4), {attrs}",
+                f"t = {shape_text(ty, dims)} batch-norm-inference(p0, p1, p2, p3, p4), {attrs}",
                 [x, scale, offset, mean, var],
-                rtol,
+                rtol=rtol,
             )
         )
         cases.append(
-            _case(
+            op_case(
                 f"batch_norm_grad_{seed}_{n}",
                 [(ty, dims), (ty, f), (ty, f), (ty, f), (ty, dims)],
                 f"t = {tup} batch-norm-grad(p0, p1, p2, p3, p4), {attrs}",
                 [x, scale, mean, var, dy],
-                rtol,
+                rtol=rtol,
             )
         )
     return cases
@@ -136,9 +113,9 @@ def _tol(ty: str) -> float:
     return 1e-6 if ty in ("f32", "c64") else 1e-14
 
 
-def cholesky_cases(seed: int) -> list[Case]:
+def cholesky_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n, (ty, batch, size) in enumerate(
         [("f32", (), 4), ("f32", (3,), 7), ("f64", (2,), 5), ("c64", (), 3), ("f32", (), 1)]
     ):
@@ -146,20 +123,20 @@ def cholesky_cases(seed: int) -> list[Case]:
         dims = (*batch, size, size)
         a = _spd(rng, ty, batch, size)
         cases.append(
-            _case(
+            op_case(
                 f"cholesky_{seed}_{n}",
                 [(ty, dims)],
-                f"t = {_shape(ty, dims)} cholesky(p0), lower={lower}",
+                f"t = {shape_text(ty, dims)} cholesky(p0), lower={lower}",
                 [a],
-                _tol(ty),
+                rtol=_tol(ty),
             )
         )
     return cases
 
 
-def triangular_solve_cases(seed: int) -> list[Case]:
+def triangular_solve_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     transposes = ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"]
     for n in range(12):
         ty = ["f32", "f64", "c64"][n % 3] if n < 9 else "f32"
@@ -176,21 +153,25 @@ def triangular_solve_cases(seed: int) -> list[Case]:
             if v
         )
         root = (
-            f"t = {_shape(ty, b_dims)} triangular-solve(p0, p1), "
+            f"t = {shape_text(ty, b_dims)} triangular-solve(p0, p1), "
             f"{flags}transpose_a={transposes[n % 3 if n < 9 else n - 9]}"
         )
         dims = (*batch, size, size)
         cases.append(
-            _case(
-                f"triangular_solve_{seed}_{n}", [(ty, dims), (ty, b_dims)], root, [a, b], _tol(ty)
+            op_case(
+                f"triangular_solve_{seed}_{n}",
+                [(ty, dims), (ty, b_dims)],
+                root,
+                [a, b],
+                rtol=_tol(ty),
             )
         )
     return cases
 
 
-def fft_cases(seed: int) -> list[Case]:
+def fft_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     specs: list[tuple[str, str, tuple[int, ...], tuple[int, ...]]] = [
         ("FFT", "c64", (3, 8), (8,)),
         ("FFT", "c128", (2, 5, 6), (5, 6)),
@@ -212,14 +193,16 @@ def fft_cases(seed: int) -> list[Case]:
         if kind == "IRFFT":
             out[-1], out_ty = length[-1], reals[ty]
         lengths = "{" + ",".join(map(str, length)) + "}"
-        root = f"t = {_shape(out_ty, out)} fft(p0), fft_type={kind}, fft_length={lengths}"
+        root = f"t = {shape_text(out_ty, out)} fft(p0), fft_type={kind}, fft_length={lengths}"
         tol = _tol(ty)
-        cases.append(_case(f"fft_{seed}_{n}", [(ty, dims)], root, [_values(rng, ty, dims)], tol))
+        cases.append(
+            op_case(f"fft_{seed}_{n}", [(ty, dims)], root, [_values(rng, ty, dims)], rtol=tol)
+        )
     return cases
 
 
-def all_cases() -> list[Case]:
-    cases: list[Case] = []
+def all_cases() -> list[OpCase]:
+    cases: list[OpCase] = []
     for seed in (1, 2):
         cases += batch_norm_cases(seed) + cholesky_cases(seed)
         cases += triangular_solve_cases(seed) + fft_cases(seed)
@@ -227,43 +210,6 @@ def all_cases() -> list[Case]:
 
 
 CASES = all_cases()
-
-
-# --- running ---------------------------------------------------------------------------------
-
-
-def interpret(case: Case) -> list[Array]:
-    module = import_hlo(case.hlo, case.name)
-    data = {f"arg{i}_dev{d}": x[d] for i, x in enumerate(case.inputs) for d in range(DEVICES)}
-    result = run_module(module, inputs_from_npz(entry_function(module), data, DEVICES))
-    outs: list[Array] = []
-    for v in result.outputs:
-        outs += [np.asarray(e) for e in v] if isinstance(v, tuple) else [np.asarray(v)]
-    return outs
-
-
-def _bits(x: Array) -> Array:
-    x = np.ascontiguousarray(x)
-    if x.dtype.kind == "c":
-        x = x.view(x.real.dtype)
-    return x.view(f"u{x.dtype.itemsize}") if x.dtype.kind == "f" else x
-
-
-def differences(case: Case, got: list[Array], want: list[Array]) -> list[str]:
-    problems: list[str] = []
-    if len(got) != len(want):
-        return [f"{case.name}: {len(got)} outputs, XLA gives {len(want)}"]
-    for j, (g, w) in enumerate(zip(got, want, strict=True)):
-        w = np.asarray(w).astype(g.dtype).reshape(g.shape)
-        if case.rtol:
-            scale = float(np.max(np.abs(w), initial=1.0))
-            if not np.allclose(g, w, rtol=0.0, atol=case.rtol * scale, equal_nan=True):
-                err = float(np.max(np.abs(g - w)))
-                problems.append(f"{case.name} out{j}: max error {err} > {case.rtol} x {scale}")
-        elif not np.array_equal(_bits(g), _bits(w)):
-            diff = int(np.sum(_bits(g) != _bits(w)))
-            problems.append(f"{case.name} out{j}: {diff} elements differ")
-    return problems
 
 
 def test_cases_vary_their_attributes() -> None:
@@ -287,14 +233,14 @@ def test_cases_vary_their_attributes() -> None:
 def test_small_examples() -> None:
     """Hand-checked values: a 2x2 Cholesky, a 2x2 lower solve and a 4-point FFT."""
     a = np.array([[[4.0, 0.0], [2.0, 5.0]]] * DEVICES, np.float32)
-    chol = _case("c", [("f32", (2, 2))], "t = f32[2,2] cholesky(p0), lower=true", [a])
+    chol = op_case("c", [("f32", (2, 2))], "t = f32[2,2] cholesky(p0), lower=true", [a])
     assert interpret(chol)[0][0].tolist() == [[2.0, 0.0], [1.0, 2.0]]
     b = np.array([[[2.0], [7.0]]] * DEVICES, np.float32)
     root = "t = f32[2,1] triangular-solve(p0, p1), left_side=true, lower=true, transpose_a=NO_TRANSPOSE"
-    solve = _case("s", [("f32", (2, 2)), ("f32", (2, 1))], root, [a, b])
+    solve = op_case("s", [("f32", (2, 2)), ("f32", (2, 1))], root, [a, b])
     assert interpret(solve)[0][0].tolist() == [[0.5], [1.2000000476837158]]
     x = np.array([[1, 0, 0, 0]] * DEVICES, np.complex64)
-    f = _case("f", [("c64", (4,))], "t = c64[4] fft(p0), fft_type=FFT, fft_length={4}", [x])
+    f = op_case("f", [("c64", (4,))], "t = c64[4] fft(p0), fft_type=FFT, fft_length={4}", [x])
     assert interpret(f)[0][0].tolist() == [1, 1, 1, 1]
 
 
@@ -312,7 +258,7 @@ def test_batch_norm_inference_formula() -> None:
 
 def test_cholesky_not_positive_definite_is_nan() -> None:
     a = np.array([[[1.0, 0.0], [0.0, -1.0]]] * DEVICES, np.float32)
-    case = _case("c", [("f32", (2, 2))], "t = f32[2,2] cholesky(p0), lower=true", [a])
+    case = op_case("c", [("f32", (2, 2))], "t = f32[2,2] cholesky(p0), lower=true", [a])
     assert np.isnan(interpret(case)[0]).all()
 
 
@@ -331,14 +277,5 @@ def test_matches_xla(op: str) -> None:
     if not xla_available():
         pytest.skip(XLA_UNAVAILABLE)
     cases = [c for c in CASES if c.name.startswith(op + "_")]
-    results = run_xla(
-        [
-            XlaCase(c.name, c.hlo, DEVICES, 1, list(c.inputs), [numpy_name(p) for p in c.params])
-            for c in cases
-        ]
-    )
-    problems: list[str] = []
-    for case, result in zip(cases, results, strict=True):
-        assert result.ok, f"{case.name}: {result.status} {result.stage} {result.message}"
-        problems += differences(case, interpret(case), result.outputs)
+    problems = xla_differences(cases)
     assert not problems, "\n".join(problems)

@@ -6,7 +6,8 @@ in the interpreter (issue 17).
   operation semantics (not with XLA), on 4 devices in two groups and in one group;
 - add-dependency, domain: XLA:CPU's bits on one program (with jax); copy-start/-done (which
   XLA:CPU refuses) give the program's value without them;
-- infeed, outfeed, rng, rng-bit-generator, rng-get-and-update-state: a located refusal.
+- rng, rng-bit-generator, rng-get-and-update-state, and an infeed with nothing fed: a located
+  refusal (infeed/outfeed themselves: tests/test_interp_host_feeds.py).
 """
 
 from __future__ import annotations
@@ -39,22 +40,27 @@ ENTRY main {{
 """
 
 
-def _reference(groups: list[list[int]], ins: list[Array]) -> Array:
-    """XLA's semantics, one device and one peer at a time."""
-    inp, out, io, ss, oo = ins[:5]
+def _reference(groups: list[list[int]], ins: list[Array], updates: int = 1) -> Array:
+    """XLA's semantics, one device, peer and update at a time (entry j*U+u: update u to j)."""
+    inp, out = ins[:2]
+    io, ss, oo = (a.reshape(DEVICES, -1) for a in ins[2:5])
     result = out.copy()
     for group in groups:
         for d in group:
             for j, peer in enumerate(group):
-                n = ss[d, j]
-                result[peer, oo[d, j] : oo[d, j] + n] = inp[d, io[d, j] : io[d, j] + n]
+                for u in range(updates):
+                    e = j * updates + u
+                    n = ss[d, e]
+                    result[peer, oo[d, e] : oo[d, e] + n] = inp[d, io[d, e] : io[d, e] + n]
     return result
 
 
-def _ragged_case(rng: np.random.Generator, groups: list[list[int]]) -> list[Array]:
-    """Each device splits its rows into consecutive chunks, one per peer; each receiver
-    places its senders' chunks one after the other (recv_sizes are the transposed sizes)."""
-    n = len(groups[0])
+def _ragged_case(
+    rng: np.random.Generator, groups: list[list[int]], updates: int = 1
+) -> list[Array]:
+    """Each device splits its rows into consecutive chunks, one per peer and update; each
+    receiver places its senders' chunks one after the other (recv_sizes: the sizes it gets)."""
+    n = len(groups[0]) * updates
     rows_in, rows_out = 6, 8
     ss = np.zeros((DEVICES, n), np.int32)
     io = np.zeros_like(ss)
@@ -68,9 +74,10 @@ def _ragged_case(rng: np.random.Generator, groups: list[list[int]]) -> list[Arra
         for j, peer in enumerate(group):
             at = 0
             for i, d in enumerate(group):
-                oo[d, j] = at
-                rs[peer, i] = ss[d, j]
-                at += ss[d, j]
+                for u in range(updates):
+                    oo[d, j * updates + u] = at
+                    rs[peer, i * updates + u] = ss[d, j * updates + u]
+                    at += ss[d, j * updates + u]
     inp = rng.standard_normal((DEVICES, rows_in, 3)).astype(np.float32)
     out = rng.standard_normal((DEVICES, rows_out, 3)).astype(np.float32)
     return [inp, out, io, ss, oo, rs]
@@ -89,6 +96,37 @@ def test_ragged_all_to_all_matches_the_reference(groups: list[list[int]], seed: 
     expected = _reference(groups, ins)
     np.testing.assert_array_equal(np.asarray(ours), expected)
     assert not np.array_equal(expected, ins[1]), "the case must move some rows"
+
+
+@pytest.mark.parametrize("rank2", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_ragged_all_to_all_with_several_updates_per_peer(rank2: bool, seed: int) -> None:
+    """U = 2 updates per peer: N*U entries peer-major, as a vector or as an [N, U] array."""
+    groups = [[0, 1], [2, 3]]
+    ins = _ragged_case(np.random.default_rng(seed), groups, updates=2)
+    shape = "2,2]{1,0" if rank2 else "4]{0"
+    text = RAGGED.replace(
+        "s32[{n}]{{0}}", "s32[" + shape.replace("{", "{{").replace("}", "}}") + "}}"
+    )
+    text = text.format(rows_in=6, rows_out=8, groups=_groups_text(groups))
+    if rank2:
+        ins[2:] = [a.reshape(DEVICES, 2, 2) for a in ins[2:]]
+    (ours,) = run_module(import_hlo(text, "ragged"), ins).outputs
+    expected = _reference(groups, ins, updates=2)
+    np.testing.assert_array_equal(np.asarray(ours), expected)
+    second = ins[3].reshape(DEVICES, 2, 2)[..., 1]
+    assert (second > 0).any(), "the case must send rows as a second update"
+
+
+def test_ragged_all_to_all_entries_not_a_multiple_of_the_group_are_refused() -> None:
+    ins = _ragged_case(np.random.default_rng(0), [[0, 1, 2, 3]])
+    ins[2:] = [a[:, :3] for a in ins[2:]]
+    text = RAGGED.format(rows_in=6, rows_out=8, n=3, groups="{{0,1,2,3}}")
+    with pytest.raises(
+        InterpretationError, match="hold 3 entries, not a positive multiple of the group size 4"
+    ) as e:
+        run_module(import_hlo(text, "ragged"), ins)
+    assert e.value.op is not None
 
 
 def test_ragged_all_to_all_empty_groups_mean_all_devices() -> None:
@@ -152,12 +190,7 @@ REFUSED = {
     "infeed": (
         "ROOT i = (f32[2]{0}, token[]) infeed(tok)",
         "hlo.infeed",
-        "there is no host feed",
-    ),
-    "outfeed": (
-        "ROOT o = token[] outfeed(p, tok), outfeed_shape=f32[2]{0}",
-        "hlo.outfeed",
-        "there is no host feed",
+        "the infeed queue is empty",
     ),
     "rng": (
         "ROOT r = f32[4]{0} rng(a, b), distribution=rng_uniform",
@@ -178,7 +211,7 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("opcode", sorted(REFUSED))
-def test_host_feed_and_rng_ops_are_refused_with_a_located_error(opcode: str) -> None:
+def test_an_empty_infeed_and_rng_ops_are_refused_with_a_located_error(opcode: str) -> None:
     root, name, message = REFUSED[opcode]
     text = (
         "HloModule refused\n\nENTRY main {\n  p = f32[2]{0} parameter(0)\n"

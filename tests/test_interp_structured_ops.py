@@ -8,35 +8,25 @@ output's largest magnitude (the interpreter sums in f64 and rounds once).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pytest
 
 from neuron_cc.dialects.hlo.dimension_numbers import WindowAttr, window_shape
-from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
-from neuron_cc.testing.xla_cases import XlaCase, numpy_name
-from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, run_xla, xla_available
-from neuron_cc.translate.hlo_text.importer import import_hlo
+from neuron_cc.testing.op_cases import (
+    OpCase,
+    entry_module,
+    interpret,
+    op_case,
+    shape_text,
+    xla_differences,
+)
+from neuron_cc.testing.xla_run import XLA_UNAVAILABLE, xla_available
 
 Array = np.ndarray[Any, Any]
 DEVICES = 2
 _NP = {"f32": np.float32, "s32": np.int32}
-
-
-@dataclass(frozen=True)
-class Case:
-    name: str
-    hlo: str
-    params: tuple[str, ...]
-    inputs: tuple[Array, ...]
-    """Per parameter, the per-device values stacked on a leading axis of DEVICES."""
-    rtol: float = 0.0
-
-
-def _shape(ty: str, dims: tuple[int, ...] | list[int]) -> str:
-    return f"{ty}[{','.join(map(str, dims))}]"
 
 
 def _values(rng: np.random.Generator, ty: str, dims: tuple[int, ...], ties: bool = False) -> Array:
@@ -48,34 +38,12 @@ def _values(rng: np.random.Generator, ty: str, dims: tuple[int, ...], ties: bool
     return rng.standard_normal(shape).astype(np.float32)
 
 
-def _module(
-    name: str, params: list[tuple[str, tuple[int, ...]]], root: str, extra: str = ""
-) -> str:
-    lines = [f"  p{i} = {_shape(t, d)} parameter({i})" for i, (t, d) in enumerate(params)]
-    return (
-        f"HloModule {name}\n{extra}\nENTRY main {{\n" + "\n".join(lines) + f"\n  ROOT {root}\n}}\n"
-    )
-
-
-def _case(
-    name: str,
-    params: list[tuple[str, tuple[int, ...]]],
-    root: str,
-    inputs: list[Array],
-    extra: str = "",
-    rtol: float = 0.0,
-) -> Case:
-    return Case(
-        name, _module(name, params, root, extra), tuple(t for t, _ in params), tuple(inputs), rtol
-    )
-
-
 # --- cases -----------------------------------------------------------------------------------
 
 
-def reverse_cases(seed: int) -> list[Case]:
+def reverse_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n in range(6):
         ty = ["f32", "s32"][n % 2]
         dims = tuple(int(v) for v in rng.integers(1, 5, int(rng.integers(1, 5))))
@@ -83,8 +51,8 @@ def reverse_cases(seed: int) -> list[Case]:
             int(d)
             for d in rng.choice(len(dims), int(rng.integers(0, len(dims) + 1)), replace=False)
         )
-        root = f"r = {_shape(ty, dims)} reverse(p0), dimensions={{{','.join(map(str, rev))}}}"
-        cases.append(_case(f"reverse_{seed}_{n}", [(ty, dims)], root, [_values(rng, ty, dims)]))
+        root = f"r = {shape_text(ty, dims)} reverse(p0), dimensions={{{','.join(map(str, rev))}}}"
+        cases.append(op_case(f"reverse_{seed}_{n}", [(ty, dims)], root, [_values(rng, ty, dims)]))
     return cases
 
 
@@ -95,7 +63,7 @@ _LABELS = [
 ]
 
 
-def _conv_case(rng: np.random.Generator, name: str, ty: str) -> Case:
+def _conv_case(rng: np.random.Generator, name: str, ty: str) -> OpCase:
     rank = int(rng.integers(1, 3))
     fgc, bgc = 1, 1
     kind = int(rng.integers(0, 3))
@@ -135,14 +103,14 @@ def _conv_case(rng: np.random.Generator, name: str, ty: str) -> Case:
         f", batch_group_count={bgc}" if bgc > 1 else ""
     )
     root = (
-        f"c = {_shape(ty, out)} convolution(p0, p1), window={{{win}}}, "
+        f"c = {shape_text(ty, out)} convolution(p0, p1), window={{{win}}}, "
         f"dim_labels={lhs_l}_{rhs_l}->{out_l}{groups}"
     )
     inputs = [_values(rng, ty, lhs), _values(rng, ty, rhs)]
-    return _case(name, [(ty, lhs), (ty, rhs)], root, inputs, rtol=1e-5 if ty == "f32" else 0.0)
+    return op_case(name, [(ty, lhs), (ty, rhs)], root, inputs, rtol=1e-5 if ty == "f32" else 0.0)
 
 
-def convolution_cases(seed: int) -> list[Case]:
+def convolution_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
     return [
         _conv_case(rng, f"convolution_{seed}_{n}", ["f32", "s32"][n % 3 == 2]) for n in range(12)
@@ -164,9 +132,9 @@ sca {{
 """
 
 
-def select_and_scatter_cases(seed: int) -> list[Case]:
+def select_and_scatter_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n in range(8):
         ty = ["f32", "s32"][n % 2]
         dims = tuple(int(v) for v in rng.integers(2, 7, 2))
@@ -178,7 +146,7 @@ def select_and_scatter_cases(seed: int) -> list[Case]:
         win = f"size={x(map(str, size))} stride={x(map(str, stride))} pad={x(f'{a}_{b}' for a, b in pads)}"
         extra = _SELECT.format(t=ty, d=["GE", "LE", "GT"][n % 3], op=["add", "maximum"][n % 4 == 3])
         root = (
-            f"s = {_shape(ty, dims)} select-and-scatter(p0, p1, p2), window={{{win}}}, "
+            f"s = {shape_text(ty, dims)} select-and-scatter(p0, p1, p2), window={{{win}}}, "
             "select=sel, scatter=sca"
         )
         params = [(ty, dims), (ty, tuple(src)), (ty, ())]
@@ -187,7 +155,7 @@ def select_and_scatter_cases(seed: int) -> list[Case]:
             _values(rng, ty, tuple(src)),
             _values(rng, ty, ()),
         ]
-        cases.append(_case(f"select_and_scatter_{seed}_{n}", params, root, inputs, extra))
+        cases.append(op_case(f"select_and_scatter_{seed}_{n}", params, root, inputs, extra=extra))
     return cases
 
 
@@ -202,24 +170,26 @@ fn {{
 """
 
 
-def map_cases(seed: int) -> list[Case]:
+def map_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n in range(4):
         ty = ["f32", "s32"][n % 2]
         dims = tuple(int(v) for v in rng.integers(1, 5, int(rng.integers(0, 4))))
         all_dims = ",".join(map(str, range(len(dims))))
-        root = f"m = {_shape(ty, dims)} map(p0, p1), dimensions={{{all_dims}}}, to_apply=fn"
+        root = f"m = {shape_text(ty, dims)} map(p0, p1), dimensions={{{all_dims}}}, to_apply=fn"
         inputs = [_values(rng, ty, dims), _values(rng, ty, dims)]
         cases.append(
-            _case(f"map_{seed}_{n}", [(ty, dims), (ty, dims)], root, inputs, _MAP.format(t=ty))
+            op_case(
+                f"map_{seed}_{n}", [(ty, dims), (ty, dims)], root, inputs, extra=_MAP.format(t=ty)
+            )
         )
     return cases
 
 
-def topk_cases(seed: int) -> list[Case]:
+def topk_cases(seed: int) -> list[OpCase]:
     rng = np.random.default_rng(seed)
-    cases: list[Case] = []
+    cases: list[OpCase] = []
     for n in range(8):
         ty = ["f32", "s32"][n % 4 == 3]
         rows, cols = int(rng.integers(1, 5)), int(rng.integers(1, 12))
@@ -232,13 +202,13 @@ def topk_cases(seed: int) -> list[Case]:
             x = np.where(mask, rng.choice(special, x.shape), x).astype(np.float32)
         largest = "true" if n % 3 else "false"
         out = (*dims[:-1], k)
-        root = f"t = ({_shape(ty, out)}, {_shape('s32', out)}) topk(p0), k={k}, largest={largest}"
-        cases.append(_case(f"topk_{seed}_{n}", [(ty, dims)], root, [x]))
+        root = f"t = ({shape_text(ty, out)}, {shape_text('s32', out)}) topk(p0), k={k}, largest={largest}"
+        cases.append(op_case(f"topk_{seed}_{n}", [(ty, dims)], root, [x]))
     return cases
 
 
-def all_cases() -> list[Case]:
-    cases: list[Case] = []
+def all_cases() -> list[OpCase]:
+    cases: list[OpCase] = []
     for seed in (1, 2):
         cases += reverse_cases(seed) + convolution_cases(seed) + select_and_scatter_cases(seed)
         cases += map_cases(seed) + topk_cases(seed)
@@ -246,43 +216,6 @@ def all_cases() -> list[Case]:
 
 
 CASES = all_cases()
-
-
-# --- running ---------------------------------------------------------------------------------
-
-
-def interpret(case: Case) -> list[Array]:
-    module = import_hlo(case.hlo, case.name)
-    data = {f"arg{i}_dev{d}": x[d] for i, x in enumerate(case.inputs) for d in range(DEVICES)}
-    result = run_module(module, inputs_from_npz(entry_function(module), data, DEVICES))
-    outs: list[Array] = []
-    for v in result.outputs:
-        outs += [np.asarray(e) for e in v] if isinstance(v, tuple) else [np.asarray(v)]
-    return outs
-
-
-def _bits(x: Array) -> Array:
-    x = np.ascontiguousarray(x)
-    return x.view(f"u{x.dtype.itemsize}") if x.dtype.kind == "f" else x
-
-
-def differences(case: Case, got: list[Array], want: list[Array]) -> list[str]:
-    problems: list[str] = []
-    if len(got) != len(want):
-        return [f"{case.name}: {len(got)} outputs, XLA gives {len(want)}"]
-    for j, (g, w) in enumerate(zip(got, want, strict=True)):
-        w = np.asarray(w).astype(g.dtype).reshape(g.shape)
-        if case.rtol:
-            scale = float(np.max(np.abs(w), initial=1.0))
-            if not np.allclose(g, w, rtol=0.0, atol=case.rtol * scale, equal_nan=True):
-                problems.append(
-                    f"{case.name} out{j}: max error {np.max(np.abs(g - w))} > {case.rtol} x {scale}"
-                )
-        elif not np.array_equal(_bits(g), _bits(w)):
-            problems.append(
-                f"{case.name} out{j}: {int(np.sum(_bits(g) != _bits(w)))} elements differ"
-            )
-    return problems
 
 
 def test_cases_vary_their_attributes() -> None:
@@ -312,9 +245,9 @@ def test_reverse_and_topk_small_examples() -> None:
     got = interpret(rev)[0]
     dims = [int(d) for d in rev.hlo.split("dimensions={")[1].split("}")[0].split(",") if d]
     assert np.array_equal(got, np.flip(rev.inputs[0], tuple(1 + d for d in dims)))
-    hlo = _module("t", [("f32", (5,))], "t = (f32[3], s32[3]) topk(p0), k=3, largest=true")
+    hlo = entry_module("t", [("f32", (5,))], "t = (f32[3], s32[3]) topk(p0), k=3, largest=true")
     x = np.array([[1, 3, 3, -0.0, 0.0]] * DEVICES, np.float32)
-    case = Case("t", hlo, ("f32",), (x,))
+    case = OpCase("t", hlo, ("float32",), (x,))
     values, indices = interpret(case)
     assert values[0].tolist() == [3, 3, 1]
     assert indices[0].tolist() == [1, 2, 0]
@@ -325,14 +258,5 @@ def test_matches_xla(op: str) -> None:
     if not xla_available():
         pytest.skip(XLA_UNAVAILABLE)
     cases = [c for c in CASES if c.name.startswith(op + "_")]
-    results = run_xla(
-        [
-            XlaCase(c.name, c.hlo, DEVICES, 1, list(c.inputs), [numpy_name(p) for p in c.params])
-            for c in cases
-        ]
-    )
-    problems: list[str] = []
-    for case, result in zip(cases, results, strict=True):
-        assert result.ok, f"{case.name}: {result.status} {result.stage} {result.message}"
-        problems += differences(case, interpret(case), result.outputs)
+    problems = xla_differences(cases)
     assert not problems, "\n".join(problems)

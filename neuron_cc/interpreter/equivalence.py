@@ -78,9 +78,9 @@ def random_inputs(
     ]
 
 
-def _compare(j: int, a: Array, b: Array, rtol: float, atol: float) -> str | None:
+def _compare(what: str, a: Array, b: Array, rtol: float, atol: float) -> str | None:
     if a.shape != b.shape or a.dtype != b.dtype:
-        return f"output {j}: {a.dtype}{list(a.shape[1:])} vs {b.dtype}{list(b.shape[1:])}"
+        return f"{what}: {a.dtype}{list(a.shape[1:])} vs {b.dtype}{list(b.shape[1:])}"
     if a.dtype.kind == "f":
         close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
     else:
@@ -89,7 +89,7 @@ def _compare(j: int, a: Array, b: Array, rtol: float, atol: float) -> str | None
         return None
     index = tuple(int(i) for i in np.argwhere(~close)[0])
     return (
-        f"output {j} differs on device {index[0]} at index {list(index[1:])}: "
+        f"{what} differs on device {index[0]} at index {list(index[1:])}: "
         f"{a[index]} before vs {b[index]} after ({int((~close).sum())} elements differ)"
     )
 
@@ -113,22 +113,32 @@ def assert_equivalent(
     atol: float = 1e-6,
     seed: int = 0,
     per_device_inputs: bool = False,
+    infeed: Sequence[Sequence[Array]] = (),
 ) -> tuple[RunResult, RunResult]:
     """Run both modules on the same inputs (default: `random_inputs(before, seed,
-    per_device=per_device_inputs)`); raise EquivalenceError on the first difference."""
+    per_device=per_device_inputs)`) and host infeed; raise EquivalenceError on the first
+    difference of an output or of what the outfeeds wrote."""
     args = (
         list(inputs)
         if inputs is not None
         else random_inputs(before, seed, per_device=per_device_inputs)
     )
-    first = run_module(before, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
-    second = run_module(after, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
-    outs_a = flatten_values(first.outputs)
-    outs_b = flatten_values(second.outputs)
-    if len(outs_a) != len(outs_b):
-        raise EquivalenceError(f"{len(outs_a)} outputs before, {len(outs_b)} after")
-    for j, (a, b) in enumerate(zip(outs_a, outs_b, strict=True)):
-        problem = _compare(j, a, b, rtol, atol)
-        if problem is not None:
-            raise EquivalenceError(problem)
+    first, second = (
+        run_module(m, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args], infeed=infeed)
+        for m in (before, after)
+    )
+    for what, outs_a, outs_b in (
+        ("output", flatten_values(first.outputs), flatten_values(second.outputs)),
+        (
+            "outfeed array",
+            [a for entry in first.state.outfeed for a in entry],
+            [a for entry in second.state.outfeed for a in entry],
+        ),
+    ):
+        if len(outs_a) != len(outs_b):
+            raise EquivalenceError(f"{len(outs_a)} {what}s before, {len(outs_b)} after")
+        for j, (a, b) in enumerate(zip(outs_a, outs_b, strict=True)):
+            problem = _compare(f"{what} {j}", a, b, rtol, atol)
+            if problem is not None:
+                raise EquivalenceError(problem)
     return first, second

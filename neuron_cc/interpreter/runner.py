@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType, TupleType
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TupleType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import InterpretationError as XdslInterpretationError
 
 from neuron_cc.analysis.entry import find_entry
 from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.interpreter.host_feeds import cast_host_array, check_infeed_drained
 from neuron_cc.interpreter.values import (
     DEFAULT_MAX_VALUE_BYTES,
     DEFAULT_MAX_WHILE_ITERATIONS,
@@ -36,8 +37,6 @@ from neuron_cc.interpreter.values import (
     SpmdState,
     Value,
     attach_state,
-    normalize,
-    numpy_dtype,
     storage_bytes,
 )
 
@@ -182,12 +181,15 @@ def run_module(
     *,
     max_while_iterations: int = DEFAULT_MAX_WHILE_ITERATIONS,
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
+    infeed: Sequence[Sequence[Array]] = (),
 ) -> RunResult:
     """Run the entry function on all devices; `inputs` hold the device axis.
 
     Every failure is an `InterpretationError` whose `op` is the failing operation (when one is
     known): a while running more than `max_while_iterations` times, a result over
     `max_value_bytes` (all devices together), recursion, running out of memory or Python stack.
+    `infeed` holds the host's infeed entries (`neuron_cc.interpreter.host_feeds`); what the
+    program's outfeeds write is `result.state.outfeed`.
     """
     r, p = device_counts(module)
     state = SpmdState(
@@ -195,6 +197,7 @@ def run_module(
         num_partitions or p,
         max_while_iterations=max_while_iterations,
         max_value_bytes=max_value_bytes,
+        infeed=[list(e) for e in infeed],
     )
     entry = entry_function(module)
     arg_types = list(entry.function_type.inputs.data)
@@ -203,6 +206,7 @@ def run_module(
     interpreter = make_interpreter(module, state)
     results = _guarded_call(interpreter, entry, tuple(inputs))
     _check_mailbox(state)
+    check_infeed_drained(state)
     out_types: list[Attribute] = list(entry.function_type.outputs.data)
     outputs: list[Value] = list(results)
     if len(out_types) == 1 and isinstance(out_types[0], TupleType):
@@ -241,31 +245,6 @@ def _check_mailbox(state: SpmdState) -> None:
         )
 
 
-def _cast_input(name: str, array: Array, t: Attribute, devices: int, per_device: bool) -> Array:
-    if not isinstance(t, TensorType):
-        raise InterpretationError(f"argument {name}: only tensor arguments can be fed, got {t}")
-    shape = tuple(t.get_shape())
-    got = array.shape[1:] if per_device else array.shape
-    if got != shape:
-        raise InterpretationError(f"argument {name}: expected shape {list(shape)}, got {list(got)}")
-    value = array if per_device else np.broadcast_to(array, (devices, *shape))
-    element = t.element_type
-    target = numpy_dtype(element)
-    if value.dtype.kind == "c" and target.kind != "c":
-        raise InterpretationError(
-            f"argument {name}: complex values of dtype {value.dtype} do not fit {element}"
-        )
-    cast = value.astype(target)
-    cast = normalize(cast, element)
-    wide = np.complex128 if target.kind == "c" else np.float64
-    lossless = np.array_equal(cast.astype(wide), value.astype(wide), equal_nan=True)
-    if value.dtype.kind in "fiubc" and not lossless:
-        raise InterpretationError(
-            f"argument {name}: values of dtype {value.dtype} do not fit {element} exactly"
-        )
-    return np.ascontiguousarray(cast)
-
-
 def inputs_from_npz(entry: func.FuncOp, data: Mapping[str, Array], devices: int) -> list[Value]:
     """Entry arguments from `arg<I>_dev<D>` / `arg<I>` arrays (cast exactly to the arg type)."""
     values: list[Value] = []
@@ -273,9 +252,11 @@ def inputs_from_npz(entry: func.FuncOp, data: Mapping[str, Array], devices: int)
         per_device = [f"arg{i}_dev{d}" for d in range(devices)]
         if all(k in data for k in per_device):
             stacked = np.stack([np.asarray(data[k]) for k in per_device])
-            values.append(_cast_input(f"arg{i}", stacked, t, devices, True))
+            values.append(cast_host_array(f"argument arg{i}", stacked, t, devices, True))
         elif f"arg{i}" in data:
-            values.append(_cast_input(f"arg{i}", np.asarray(data[f"arg{i}"]), t, devices, False))
+            values.append(
+                cast_host_array(f"argument arg{i}", np.asarray(data[f"arg{i}"]), t, devices, False)
+            )
         else:
             missing = next(k for k in per_device if k not in data)
             raise InterpretationError(

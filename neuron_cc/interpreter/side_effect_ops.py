@@ -1,10 +1,10 @@
 """Interpretation of add_dependency, domain, copy_start/copy_done, and the refusal of
-infeed/outfeed and the RNG ops.
+infeed/outfeed through the run's host queues, and the refusal of the RNG ops.
 
 - add_dependency and domain are identities; copy_start gives (operand, operand, u32 0) and
   copy_done its element 0 (our values are immutable, so no copy is made).
-- infeed/outfeed: the interpreter has no host queues, so it refuses them (a located
-  `InterpretationError`). XLA reads / writes the host's transfer manager.
+- infeed takes the next entry of the run's host infeed queue, outfeed appends to its outfeed
+  queue (`neuron_cc.interpreter.host_feeds`; XLA reads / writes the host's transfer manager).
 - rng, rng_bit_generator, rng_get_and_update_state: refused too; XLA's bits depend on the
   backend's generator and are not reproducible by us.
 """
@@ -18,15 +18,9 @@ from xdsl.ir import Operation
 from neuron_cc.dialects.hlo.host_feeds import InfeedOp, OutfeedOp
 from neuron_cc.dialects.hlo.rng import RngBitGeneratorOp, RngGetAndUpdateStateOp, RngOp
 from neuron_cc.dialects.hlo.scheduling import AddDependencyOp, CopyDoneOp, CopyStartOp, DomainOp
-from neuron_cc.interpreter.values import InterpretationError, spmd_state
-
-
-def _no_host_feed(op: Operation) -> InterpretationError:
-    return InterpretationError(
-        f"'{op.name}' cannot be interpreted: there is no host feed (the interpreter has no "
-        "infeed or outfeed queue)",
-        op,
-    )
+from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.interpreter.host_feeds import put_outfeed, take_infeed
+from neuron_cc.interpreter.values import TOKEN, InterpretationError, spmd_state
 
 
 def _no_rng(op: Operation) -> InterpretationError:
@@ -39,7 +33,7 @@ def _no_rng(op: Operation) -> InterpretationError:
 
 @register_impls
 class HloSideEffectFunctions(InterpreterFunctions):
-    """add_dependency, domain, copy_start/done; infeed, outfeed and RNG ops are refused."""
+    """add_dependency, domain, copy_start/done, infeed, outfeed; RNG ops are refused."""
 
     @impl(AddDependencyOp)
     def run_add_dependency(
@@ -70,13 +64,15 @@ class HloSideEffectFunctions(InterpreterFunctions):
     def run_infeed(
         self, interpreter: Interpreter, op: InfeedOp, args: PythonValues
     ) -> PythonValues:
-        raise _no_host_feed(op)
+        data_type = tuple_elements(op.result.type)[0]
+        return ((take_infeed(spmd_state(interpreter), data_type, op), TOKEN),)
 
     @impl(OutfeedOp)
     def run_outfeed(
         self, interpreter: Interpreter, op: OutfeedOp, args: PythonValues
     ) -> PythonValues:
-        raise _no_host_feed(op)
+        put_outfeed(spmd_state(interpreter), args[0])
+        return (TOKEN,)
 
     @impl(RngOp)
     def run_rng(self, interpreter: Interpreter, op: RngOp, args: PythonValues) -> PythonValues:

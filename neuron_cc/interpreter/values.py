@@ -184,6 +184,11 @@ class SpmdState:
     """Iterations one while may run (0: no limit)."""
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
     """Storage bytes one result may take, all devices together (0: no limit)."""
+    infeed: list[list[Any]] = field(default_factory=list[list[Any]])
+    """Host infeed entries (`neuron_cc.interpreter.host_feeds`): tensors with the device axis."""
+    infeed_taken: int = 0
+    outfeed: list[list[Any]] = field(default_factory=list[list[Any]])
+    """What the program's outfeeds wrote, in order."""
 
     @property
     def num_devices(self) -> int:

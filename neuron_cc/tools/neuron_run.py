@@ -1,14 +1,16 @@
 """neuron-run: execute an hlo program (.mlir or .hlo) on R x P simulated devices.
 
     neuron-run FILE (--inputs in.npz | --random-inputs SEED [--per-device-random-inputs])
-               [--outputs out.npz] [--stats]
+               [--outputs out.npz] [--infeed feed.npz] [--outfeed out.npz] [--stats]
                [--num-partitions N] [--num-replicas R] [--alpha-us A] [--bandwidth-gbps B]
                [--max-while-iterations N] [--max-value-bytes B]
 
 Inputs are keyed `arg<I>_dev<D>` (per device) or `arg<I>` (same on every device) and cast
 exactly to the parameter's element type; `--random-inputs` makes seeded ones as
 --verify-equivalence does (per device, except one value on every device for the parameters
-that decide control flow). Outputs are written as `out<J>_dev<D>`. `--stats`
+that decide control flow). Outputs are written as `out<J>_dev<D>`. `--infeed` fills the host
+infeed queue (`infeed<K>_<L>[_dev<D>]`: tensor L of the K-th infeed run) and `--outfeed` writes
+what the outfeeds wrote (`outfeed<K>_<L>_dev<D>`; neuron_cc.interpreter.host_feeds). `--stats`
 prints, per collective kind, the launches, bytes moved per device and an alpha-beta time
 estimate (alpha per launch + bytes / bandwidth). Programs the interpreter refuses (divergent
 control flow, a while past --max-while-iterations, a value over --max-value-bytes, recursion,
@@ -29,6 +31,7 @@ import numpy as np
 from xdsl.utils.exceptions import DiagnosticException
 
 from neuron_cc.interpreter.cost_model import DEFAULT, AlphaBeta
+from neuron_cc.interpreter.host_feeds import infeed_from_npz, outfeed_to_npz
 from neuron_cc.interpreter.runner import (
     RunResult,
     entry_function,
@@ -78,6 +81,15 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "control flow",
     )
     cli.add_argument("--outputs", help="write out<J>_dev<D> arrays to this npz")
+    cli.add_argument(
+        "--infeed",
+        metavar="NPZ",
+        help="host infeed queue: infeed<K>_<L>_dev<D> / infeed<K>_<L> arrays (tensor L of the "
+        "K-th infeed the program runs)",
+    )
+    cli.add_argument(
+        "--outfeed", metavar="NPZ", help="write what the outfeeds wrote as outfeed<K>_<L>_dev<D>"
+    )
     cli.add_argument("--stats", action="store_true", help="print collective statistics")
     cli.add_argument("--num-partitions", type=int)
     cli.add_argument("--num-replicas", type=int)
@@ -163,21 +175,28 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UserError(verify_error_message(module, e, source)) from e
     check_module(module, source)
     data = _load_npz(args.inputs) if args.inputs is not None else None
+    feed = _load_npz(args.infeed) if args.infeed is not None else {}
     try:
-        result = _execute(module, data, args)
+        result = _execute(module, data, feed, args)
     except InterpretationError as e:
         where = source.location(e.op) if e.op is not None else None
         raise UserError(f"{where or args.file + ':1:1'}: {e}") from None
-    if args.outputs is not None:
-        buffer = io.BytesIO()
-        np.savez(buffer, **outputs_to_npz(result))  # pyright: ignore[reportArgumentType]
-        write_bytes_atomically(args.outputs, buffer.getvalue())
+    for path, arrays in (
+        (args.outputs, outputs_to_npz(result)),
+        (args.outfeed, outfeed_to_npz(result.state.outfeed)),
+    ):
+        if path is not None:
+            buffer = io.BytesIO()
+            np.savez(buffer, **arrays)  # pyright: ignore[reportArgumentType]
+            write_bytes_atomically(path, buffer.getvalue())
     if args.stats:
         sys.stdout.write(stats_table(result, args.alpha_us, args.bandwidth_gbps))
     return 0
 
 
-def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace) -> RunResult:
+def _execute(
+    module: Any, data: dict[str, Any] | None, feed: dict[str, Any], args: argparse.Namespace
+) -> RunResult:
     from neuron_cc.dialects.replica_groups import device_counts
     from neuron_cc.interpreter.equivalence import random_inputs
 
@@ -209,6 +228,7 @@ def _execute(module: Any, data: dict[str, Any] | None, args: argparse.Namespace)
         p,
         max_while_iterations=args.max_while_iterations,
         max_value_bytes=args.max_value_bytes,
+        infeed=infeed_from_npz(feed, r * p),
     )
 
 

@@ -5,8 +5,9 @@
 
 Both have side effects (no memory-effect trait, like send/recv), so passes never drop them.
 `infeed_config` / `outfeed_config` / `outfeed_shape` stay raw `xla.*` attributes for the round
-trip; unlike XLA's ShapeVerifier we do not check `outfeed_shape` against the data. Our
-interpreter has no host queues and refuses both.
+trip; unlike XLA's ShapeVerifier we do not check `outfeed_shape` against the data. The
+interpreter runs both on the host queues of a run (`neuron_cc.interpreter.host_feeds`;
+`neuron-run --infeed/--outfeed`).
 
 ```mlir
 %r = hlo.infeed %t : tuple<tensor<3xui32>, !hlo.token>

@@ -18,7 +18,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from neuron_cc.dialects.hlo import async_ops, collectives, p2p, ragged_all_to_all
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp as CombinedPermute
 from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp as InPlacePermute
-from neuron_cc.translate.hlo_text.export_text import ExportError, groups_text, int_value
+from neuron_cc.translate.hlo_text.export_text import ExportError, groups_text, int_value, opcode_of
 from neuron_cc.translate.hlo_text.shapes import escape_string
 
 
@@ -42,7 +42,7 @@ __all__ = ["COLLECTIVE_HANDLERS", "to_apply"]
 
 
 def _opcode(op: Operation) -> str:
-    return op.name.removeprefix("hlo.").replace("_", "-")
+    return opcode_of(op.name)
 
 
 def _collective_head(b: Builder, op: collectives.CollectiveOp) -> list[str]:
@@ -112,10 +112,7 @@ def _collective_permute(
     | CombinedPermute
     | InPlacePermute,
 ) -> str:
-    opcode = (
-        "collective-permute" if isinstance(op, CombinedPermute | InPlacePermute) else _opcode(op)
-    )
-    parts = [f"{opcode}({b.refs(op.operands)})"]
+    parts = [f"{_opcode(op)}({b.refs(op.operands)})"]
     if op.channel_id is not None:
         parts.append(f"channel_id={int_value(op.channel_id)}")
     pairs = ",".join(f"{{{s},{t}}}" for s, t in op.source_target_pairs.data)

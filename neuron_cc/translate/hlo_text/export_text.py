@@ -23,6 +23,20 @@ from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
 from neuron_cc.dialects.hlo.dimension_numbers import Window
 from neuron_cc.dialects.sharding import ShardingAttr
 
+SPECIAL_OPCODES = {
+    "hlo.clz": "count-leading-zeros",
+    "hlo.optimization_barrier": "opt-barrier",
+    "hlo.combined_collective_permute": "collective-permute",
+    "hlo.in_place_collective_permute": "collective-permute",
+}
+"""The hlo ops whose XLA opcode is not their name with `_` -> `-`."""
+
+
+def opcode_of(op_name: str) -> str:
+    """The XLA opcode an hlo op prints as (`hlo.all_reduce` -> `all-reduce`)."""
+    special = SPECIAL_OPCODES.get(op_name)
+    return special if special is not None else op_name.removeprefix("hlo.").replace("_", "-")
+
 
 class ExportError(Exception):
     """The module holds something that XLA HLO text cannot express."""

@@ -76,6 +76,7 @@ from neuron_cc.translate.hlo_text.export_text import (
     UniqueNames,
     dims_text,
     int_value,
+    opcode_of,
     padding_text,
     raw_value,
     sanitize_name,
@@ -102,16 +103,8 @@ EXECUTION_THREAD = "xla.execution_thread"
 
 _ALL_OPS: list[type[Operation]] = list(HLO.operations)
 """Every op of the dialect (one list: the dialect's)."""
-_SPECIAL_OPCODES = {
-    "hlo.clz": "count-leading-zeros",
-    "hlo.optimization_barrier": "opt-barrier",
-    "hlo.combined_collective_permute": "collective-permute",
-    "hlo.in_place_collective_permute": "collective-permute",
-}
 OPCODES: dict[str, str] = {
-    cls.name: _SPECIAL_OPCODES.get(cls.name, cls.name.removeprefix("hlo.").replace("_", "-"))
-    for cls in _ALL_OPS
-    if cls is not control_flow.ReturnOp
+    cls.name: opcode_of(cls.name) for cls in _ALL_OPS if cls is not control_flow.ReturnOp
 }
 """hlo op name -> XLA opcode (`hlo.call` prints as `fusion` when it has `xla.fusion_kind`)."""
 

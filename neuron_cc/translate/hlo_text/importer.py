@@ -47,6 +47,7 @@ from neuron_cc.dialects.hlo import HLO
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.combined_permute import CombinedCollectivePermuteOp
 from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp
+from neuron_cc.dialects.hlo.data_movement import ReshapeOp, SliceOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.in_place_permute import InPlaceCollectivePermuteOp
 from neuron_cc.dialects.hlo.types import is_pred_type
@@ -228,6 +229,9 @@ def _called_computations(record: HloModuleRecord) -> set[str]:
                 called.update(A.computation_names(inst.attrs["called_computations"]))
     return called
 
+
+_INDEXED = {"dynamic-slice": 1, "dynamic-update-slice": 2}
+"""Opcodes with start indices, and the operand position of the first index."""
 
 _FIXED_OPERANDS: dict[type[Operation], int | None] = {}
 
@@ -525,6 +529,8 @@ class _Importer:
         if cls is None or inst.opcode in ("return",):
             raise AttrError(f"unsupported opcode '{inst.opcode}'")
         _check_operand_attrs(inst, operands)
+        if inst.opcode in _INDEXED:
+            operands = self.scalar_indices(inst, operands, ops)
         props_builder = OPCODE_PROPERTIES.get(inst.opcode)
         props = props_builder(inst, consumer) if props_builder is not None else {}
         regions = self.regions(inst, consumer)
@@ -575,6 +581,47 @@ class _Importer:
             ops.append(element)
             elements.append(element)
         return TupleOp(elements)
+
+    def scalar_indices(
+        self, inst: Instruction, operands: list[SSAValue], ops: list[Operation]
+    ) -> list[SSAValue]:
+        """The old form of dynamic-slice / dynamic-update-slice with one rank-1 index vector
+        (XLA's parser still reads it): one scalar index per dimension, sliced out of the
+        vector and reshaped, as XLA's parser rewrites it."""
+        first = _INDEXED[inst.opcode]
+        if len(operands) != first + 1:
+            return operands
+        vector = operands[first].type
+        source = operands[0].type
+        if not isinstance(vector, TensorType) or len(vector.get_shape()) != 1:
+            return operands
+        if not isinstance(source, TensorType):
+            return operands
+        rank = len(source.get_shape())
+        if vector.get_shape()[0] != rank:
+            raise AttrError(
+                f"the index vector has {vector.get_shape()[0]} elements, the operand rank {rank}"
+            )
+        scalars: list[SSAValue] = []
+        element = vector.element_type
+        for i in range(rank):
+            piece = SliceOp.create(
+                operands=[operands[first]],
+                result_types=[TensorType(element, [1])],
+                properties={
+                    "start_indices": DimensionsAttr((i,)),
+                    "limit_indices": DimensionsAttr((i + 1,)),
+                    "strides": DimensionsAttr((1,)),
+                },
+            )
+            scalar = ReshapeOp.create(
+                operands=[piece.results[0]], result_types=[TensorType(element, [])]
+            )
+            for op in (piece, scalar):
+                self.positions[op] = inst.pos
+                ops.append(op)
+            scalars.append(scalar.results[0])
+        return [*operands[:first], *scalars]
 
     def regions(self, inst: Instruction, c: Consumer) -> list[Region]:
         keys = REGION_KEYS.get(inst.opcode)
