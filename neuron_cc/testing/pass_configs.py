@@ -35,6 +35,12 @@ PASS_CONFIGS: list[PassConfig] = [
     ("neuron-duplicate-parameter-all-gather-remover", {}),
     ("spmd-expand-reshard", {}),
     ("neuron-default-pipeline", {}),
+    ("all-reduce-combiner", {}),
+    ("all-reduce-combiner", {"threshold_count": 2, "combine_different_dtypes": False}),
+    ("all-gather-combiner", {}),
+    ("all-gather-combiner", {"combine_by_dim": False}),
+    ("reduce-scatter-combiner", {}),
+    ("reduce-scatter-combiner", {"combine_by_dim": False, "skip_while_bodies": True}),
 ]
 """Every hlo -> hlo pass of neuron-opt, with the option sets worth checking."""
 

@@ -27,6 +27,9 @@ _PASSES = {
         "MoveAllGatherWhileLoopPass",
     ),
     "neuron-default-pipeline": ("default_pipeline", "NeuronDefaultPipelinePass"),
+    "all-reduce-combiner": ("all_reduce_combiner", "AllReduceCombinerPass"),
+    "all-gather-combiner": ("all_gather_combiner", "AllGatherCombinerPass"),
+    "reduce-scatter-combiner": ("reduce_scatter_combiner", "ReduceScatterCombinerPass"),
     "neuron-duplicate-parameter-all-gather-remover": (
         "duplicate_parameter_all_gather_remover",
         "DuplicateParameterAllGatherRemoverPass",

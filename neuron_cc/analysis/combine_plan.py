@@ -1,0 +1,318 @@
+"""Which collectives of one block a combiner merges (XLA's `CombineInstructionsByKey`).
+
+The combiners (all-reduce, all-gather, reduce-scatter) share this plan. Every op of the
+block is a node of a dependence graph: an edge from the op defining a value to each op using
+it (a use inside a nested region counts for the op holding the region), from each op named
+in an `xla.control-predecessors` list to the op listing it, and from each op with side effects
+(not removable, not a collective: send/recv, infeed/outfeed, side-effecting custom calls,
+RNG, calls, loops and conditionals with such ops) to the next one, so no combination reorders
+two of them or makes a collective depend on itself through one. Candidates are the ops with a
+key (`key_of`); ops with control dependences are never candidates (XLA's rule).
+
+Rounds, as XLA runs them: the first remaining candidate in the current order starts a group;
+the remaining candidates of its key follow in order. One larger than `threshold_bytes` alone is
+dropped; one that depends on a member of the group is skipped (it stays for a later round:
+XLA's current rule, which combines independent stages, `IndependentBlocksWithDependentStages`);
+the group stops at the first that would push it over `threshold_bytes` or `threshold_count`
+buffers (operands: a variadic member counts each of its own, so a second run of a combiner
+changes nothing; XLA counts members and never combines a variadic one), or when it holds
+`threshold_count`. A group of two or more is then contracted into one node (its members are
+independent, so the graph stays acyclic), and the next round starts again from the first
+remaining candidate, on the contracted graph - a later group never depends on an earlier one
+through a cycle.
+
+The contracted node takes the position of its last member; the ops that depend on an earlier
+member and stood before it move right after it, in their order (XLA's post order does the
+same implicitly). Positions are tuples ordered lexicographically, so every edge goes from a
+smaller to a larger position at all times; the search of a round only visits nodes before
+the candidate it tests. A round costs the ops between its first member and where it stops
+(plus a log factor), not the whole block.
+
+Where we differ from XLA: candidates are taken in program order, XLA walks its post order
+(a DFS from the root; the groups are the same unless two independent candidates are written
+in another order than the root's operands visit them); side effects order the graph (XLA's
+combiners see only data and control dependences); and a round stops after skipping
+`MAX_SKIPPED` dependent candidates (XLA scans to the end of the computation, rebuilding its
+reachability map every round: quadratic on a chain of dependent collectives; the cap keeps a
+round's search to the ops before the next `MAX_SKIPPED` candidates of its key).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Block, Operation, OpResult
+
+from neuron_cc.analysis.effects import is_removable
+from neuron_cc.dialects.hlo.collectives import CollectiveOp
+
+CONTROL_PREDECESSORS = "xla.control-predecessors"
+
+Position = tuple[int, ...]
+MAX_SKIPPED = 64
+"""Dependent candidates a round skips before it stops (see the module docstring)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    threshold_bytes: int
+    threshold_count: int
+
+
+@dataclass
+class Plan:
+    """The groups to combine (members in order) and, when ops must move, the new order of
+    the block: each entry an op of the block or the index of a group (its combined op)."""
+
+    groups: list[list[Operation]] = field(default_factory=list[list[Operation]])
+    order: list[Operation | int] | None = None
+
+
+def _holder(op: Operation, block: Block) -> Operation | None:
+    """The op of `block` that is `op` or holds it in a nested region."""
+    current: Operation | None = op
+    while current is not None and current.parent_block() is not block:
+        current = current.parent_op()
+    return current
+
+
+def _control_names(op: Operation) -> list[str]:
+    attr = op.attributes.get(CONTROL_PREDECESSORS)
+    if isinstance(attr, ArrayAttr):
+        return [a.data for a in attr.data if isinstance(a, StringAttr)]
+    if isinstance(attr, StringAttr):
+        return [n.strip().lstrip("%") for n in attr.data.strip("{}").split(",") if n.strip()]
+    return []
+
+
+def _sequenced(op: Operation) -> bool:
+    return not isinstance(op, CollectiveOp) and not is_removable(op) and bool(op.results)
+
+
+class _Graph:
+    """The block's dependence graph, contracted group by group."""
+
+    def __init__(self, ops: list[Operation], block: Block) -> None:
+        self.ops = ops
+        self.succs: list[set[int]] = [set() for _ in ops]
+        self.preds: list[set[int]] = [set() for _ in ops]
+        self.pos: list[Position] = [(i,) for i in range(len(ops))]
+        self.alive = [True] * len(ops)
+        self.members: list[list[int]] = []
+        self.controlled: set[int] = set()
+        self._data_edges(block)
+        self._side_effect_edges()
+        self._control_edges()
+
+    def _data_edges(self, block: Block) -> None:
+        index = {op: i for i, op in enumerate(self.ops)}
+        for i, op in enumerate(self.ops):
+            for inner in op.walk():
+                for value in inner.operands:
+                    if not isinstance(value, OpResult):
+                        continue
+                    owner = _holder(value.op, block)
+                    j = index.get(owner) if owner is not None else None
+                    if j is not None and j != i:
+                        self._edge(j, i)
+
+    def _side_effect_edges(self) -> None:
+        previous: int | None = None
+        for i, op in enumerate(self.ops):
+            if _sequenced(op):
+                if previous is not None:
+                    self._edge(previous, i)
+                previous = i
+
+    def _control_edges(self) -> None:
+        names = {r.name_hint: i for i, op in enumerate(self.ops) for r in op.results if r.name_hint}
+        for i, op in enumerate(self.ops):
+            for name in _control_names(op):
+                j = names.get(name)
+                if j is not None and j != i:
+                    self._edge(j, i)
+                    self.controlled.update((i, j))
+
+    def _edge(self, a: int, b: int) -> None:
+        self.succs[a].add(b)
+        self.preds[b].add(a)
+
+    def contract(self, group: list[int]) -> tuple[int, list[int]]:
+        """Merge `group` into a new node; (its id, the nodes moved after it)."""
+        node = len(self.pos)
+        inside = set(group)
+        preds = set().union(*(self.preds[m] for m in group)) - inside
+        succs = set().union(*(self.succs[m] for m in group)) - inside
+        for p in preds:
+            self.succs[p] -= inside
+            self.succs[p].add(node)
+        for s in succs:
+            self.preds[s] -= inside
+            self.preds[s].add(node)
+        for m in group:
+            self.alive[m] = False
+        self.succs.append(succs)
+        self.preds.append(preds)
+        self.pos.append(max(self.pos[m] for m in group))
+        self.alive.append(True)
+        self.members.append(group)
+        return node, self._move_after(node)
+
+    def _move_after(self, node: int) -> list[int]:
+        """Give the nodes depending on `node` that stand before it positions right after it."""
+        at = self.pos[node]
+        moved: set[int] = set()
+        stack = [s for s in self.succs[node] if self.pos[s] < at]
+        while stack:
+            v = stack.pop()
+            if v in moved:
+                continue
+            moved.add(v)
+            stack.extend(s for s in self.succs[v] if self.pos[s] < at and s not in moved)
+        ordered = sorted(moved, key=lambda v: self.pos[v])
+        stamp = -len(self.pos)  # below every stamp used before under this prefix
+        for k, v in enumerate(ordered):
+            self.pos[v] = (*at, stamp, k)
+        return ordered
+
+
+class _Round:
+    """The forward search from the members of the group being built."""
+
+    def __init__(self, graph: _Graph) -> None:
+        self.graph = graph
+        self.reached: set[int] = set()
+        self.frontier: list[tuple[Position, int]] = []
+
+    def add(self, member: int) -> None:
+        self.reached.add(member)
+        for s in self.graph.succs[member]:
+            if s not in self.reached:
+                self.reached.add(s)
+                heapq.heappush(self.frontier, (self.graph.pos[s], s))
+
+    def depends(self, node: int) -> bool:
+        """Whether `node` depends on a member (only nodes before it can lead to it)."""
+        at = self.graph.pos[node]
+        pos = self.graph.pos
+        while self.frontier and self.frontier[0][0] < at:
+            _, v = heapq.heappop(self.frontier)
+            for s in self.graph.succs[v]:
+                if s not in self.reached:
+                    self.reached.add(s)
+                    heapq.heappush(self.frontier, (pos[s], s))
+        return node in self.reached
+
+
+Queue = list[tuple[Position, int]]
+
+
+class _Planner:
+    """The rounds over one block's candidates."""
+
+    def __init__(self, graph: _Graph, keys: dict[int, Hashable], sizes: dict[int, int]) -> None:
+        self.graph = graph
+        self.keys = keys
+        self.sizes = sizes
+        self.remaining = set(keys)
+        self.everything: Queue = [(graph.pos[i], i) for i in keys]
+        heapq.heapify(self.everything)
+        self.by_key: dict[Hashable, Queue] = {}
+        for i, key in keys.items():
+            self.by_key.setdefault(key, []).append((graph.pos[i], i))
+        for queue in self.by_key.values():
+            heapq.heapify(queue)
+        self.groups: list[list[int]] = []
+        self.moved_any = False
+
+    def current(self, queue: Queue) -> int | None:
+        """The first remaining candidate of `queue` at its current position."""
+        pos = self.graph.pos
+        while queue and (queue[0][1] not in self.remaining or pos[queue[0][1]] != queue[0][0]):
+            heapq.heappop(queue)
+        return queue[0][1] if queue else None
+
+    def run(self, limits: Limits) -> None:
+        while (first := self.current(self.everything)) is not None:
+            if self.sizes[first] > limits.threshold_bytes:
+                self.remaining.discard(first)
+                continue
+            group = self.round(self.by_key[self.keys[first]], limits)
+            if len(group) >= 2:
+                self.combine(group)
+
+    def round(self, queue: Queue, limits: Limits) -> list[int]:
+        """The group of one round, from the key's queue (skipped candidates go back)."""
+        group: list[int] = []
+        total = 0
+        buffers = 0
+        search = _Round(self.graph)
+        skipped: Queue = []
+        while (c := self.current(queue)) is not None:
+            size = self.sizes[c]
+            if size > limits.threshold_bytes:
+                self.remaining.discard(c)
+                continue
+            width = len(self.graph.ops[c].operands)
+            if total + size > limits.threshold_bytes or buffers + width > limits.threshold_count:
+                break
+            if group and search.depends(c):
+                skipped.append(heapq.heappop(queue))
+                if len(skipped) >= MAX_SKIPPED:
+                    break
+                continue
+            heapq.heappop(queue)
+            self.remaining.discard(c)
+            group.append(c)
+            total += size
+            buffers += width
+            search.add(c)
+            if buffers >= limits.threshold_count:
+                break
+        for entry in skipped:
+            heapq.heappush(queue, entry)
+        return group
+
+    def combine(self, group: list[int]) -> None:
+        _, moved = self.graph.contract(group)
+        self.groups.append(group)
+        self.moved_any = self.moved_any or bool(moved)
+        for v in moved:
+            if v in self.remaining:
+                entry = (self.graph.pos[v], v)
+                heapq.heappush(self.everything, entry)
+                heapq.heappush(self.by_key[self.keys[v]], entry)
+
+
+def plan_groups(
+    block: Block,
+    key_of: Callable[[Operation], Hashable | None],
+    bytes_of: Callable[[Operation], int],
+    limits: Limits,
+) -> Plan:
+    """The combinations of `block`'s candidates (see the module docstring)."""
+    ops = list(block.ops)
+    keys = {i: key for i, op in enumerate(ops) if (key := key_of(op)) is not None}
+    if len(keys) < 2:
+        return Plan()
+    graph = _Graph(ops, block)
+    for i in graph.controlled:
+        keys.pop(i, None)
+    planner = _Planner(graph, keys, {i: bytes_of(ops[i]) for i in keys})
+    planner.run(limits)
+    plan = Plan([[ops[m] for m in group] for group in planner.groups])
+    if planner.moved_any:
+        plan.order = _final_order(graph)
+    return plan
+
+
+def _final_order(graph: _Graph) -> list[Operation | int]:
+    alive: Iterable[int] = (i for i, a in enumerate(graph.alive) if a)
+    order: list[Operation | int] = []
+    base = len(graph.ops)
+    for i in sorted(alive, key=lambda v: graph.pos[v]):
+        order.append(graph.ops[i] if i < base else i - base)
+    return order

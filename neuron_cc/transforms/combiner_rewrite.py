@@ -1,0 +1,246 @@
+"""The rewrite the three combiners share (not a pass): a planned group becomes one collective.
+
+`combine_collectives` plans every block of the module (`neuron_cc.analysis.combine_plan`; the
+bodies of while loops are skipped with `skip_while_bodies`) and replaces each group by ONE
+variadic collective of the members' opcode: its operands are the members' operands in order
+(a variadic member contributes all of its own), its result the tuple of their results, its
+properties (replica groups, channel id, flags, dimension) and reduction region the first
+member's, and each member's uses read `get_tuple_element` of it (a variadic member: a tuple
+of them), named as the member was (the combined op is `%combined`). The channel ids of the other members disappear with them, so channel ids stay
+unique. The combined op stands where the last member stood; ops that depended on an earlier
+member and stood before that point move right after it, in their order.
+
+`relabel` (all-gather / reduce-scatter combined across dimensions, `combine-by-dim=false`):
+an operand whose dimension differs from the combined op's is transposed (the two dimensions
+swapped) before it and its result transposed back after it. XLA uses a layout `bitcast` for
+this; the hlo dialect has no layouts, so ours is a transpose (a local copy).
+
+Attributes: the combined op keeps the first member's attributes (`xla.metadata`,
+`xla.frontend_attributes`, `xla.sharding`); XLA merges the members' metadata op names
+(`(a:b)`) and frontend attribute values, which we do not do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, TupleType, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
+
+from neuron_cc.analysis.combine_plan import Limits, Plan, plan_groups
+from neuron_cc.analysis.remarks import Remarks, describe
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
+from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
+from neuron_cc.dialects.hlo.data_movement import TransposeOp
+
+
+@dataclass(frozen=True)
+class Relabel:
+    """The dimension property of an op kind that `combine-by-dim=false` lets differ."""
+
+    prop: str
+    choose: Callable[[Sequence[Operation]], int]
+    """The combined op's dimension for a group."""
+
+
+def leaves(t: Attribute) -> list[Attribute]:
+    return list(t.types.data) if isinstance(t, TupleType) else [t]
+
+
+def dimension(op: Operation, prop: str) -> int:
+    attr = op.properties[prop]
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
+
+
+def _swap(rank: int, a: int, b: int) -> tuple[int, ...]:
+    perm = list(range(rank))
+    perm[a], perm[b] = perm[b], perm[a]
+    return tuple(perm)
+
+
+def _transpose(value: SSAValue, perm: tuple[int, ...]) -> TransposeOp:
+    t = value.type
+    assert isinstance(t, TensorType)
+    shape = t.get_shape()
+    return TransposeOp.create(
+        operands=[value],
+        result_types=[TensorType(t.element_type, [shape[p] for p in perm])],
+        properties={"permutation": DimensionsAttr(perm)},
+    )
+
+
+def _combined(
+    members: Sequence[Operation], relabel: Relabel | None
+) -> tuple[list[Operation], dict[Operation, SSAValue]]:
+    """The new ops (in order) and the value replacing each member's result."""
+    first = members[0]
+    target = relabel.choose(members) if relabel is not None else None
+    before: list[Operation] = []
+    operands: list[SSAValue] = []
+    types: list[TypeAttribute] = []
+    swaps: list[tuple[int, ...] | None] = []
+    for m in members:
+        own = dimension(m, relabel.prop) if relabel is not None else None
+        for value, result in zip(m.operands, leaves(m.results[0].type), strict=True):
+            perm = None
+            if target is not None and own is not None and own != target:
+                assert isinstance(value.type, TensorType)
+                perm = _swap(len(value.type.get_shape()), own, target)
+                moved = _transpose(value, perm)
+                before.append(moved)
+                value = moved.results[0]
+                assert isinstance(result, TensorType)
+                shape = result.get_shape()
+                result = TensorType(result.element_type, [shape[p] for p in perm])
+            assert isinstance(result, TypeAttribute)
+            operands.append(value)
+            types.append(result)
+            swaps.append(perm)
+    properties = dict(first.properties)
+    if relabel is not None and target is not None:
+        properties[relabel.prop] = IntegerAttr(target, i64)
+    combined = type(first).create(
+        operands=operands,
+        result_types=[TupleType(tuple(types))],
+        properties=properties,
+        attributes=dict(first.attributes),
+        regions=[r.clone() for r in first.regions],
+    )
+    combined.results[0].name_hint = "combined"
+    after: list[Operation] = []
+    replacement: dict[Operation, SSAValue] = {}
+    index = 0
+    for m in members:
+        parts: list[SSAValue] = []
+        for _ in leaves(m.results[0].type):
+            element = GetTupleElementOp(combined, index)
+            after.append(element)
+            value = element.results[0]
+            perm = swaps[index]
+            if perm is not None:
+                back = _transpose(value, perm)  # a swap is its own inverse
+                after.append(back)
+                value = back.results[0]
+            parts.append(value)
+            index += 1
+        if isinstance(m.results[0].type, TupleType):
+            whole = TupleOp(parts)
+            after.append(whole)
+            replacement[m] = whole.results[0]
+        else:
+            replacement[m] = parts[0]
+        replacement[m].name_hint = m.results[0].name_hint
+    return [*before, combined, *after], replacement
+
+
+def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
+    """Rewrite `block` as `plan` says."""
+    built = [_combined(group, relabel) for group in plan.groups]
+    order = plan.order
+    if order is None:
+        last = {group[-1]: k for k, group in enumerate(plan.groups)}
+        dropped = {m for group in plan.groups for m in group}
+        order = []
+        for op in block.ops:
+            if op in last:
+                order.append(last[op])
+            elif op not in dropped:
+                order.append(op)
+    for op in list(block.ops):
+        block.detach_op(op)
+    for entry in order:
+        if isinstance(entry, int):
+            new_ops, _ = built[entry]
+            block.add_ops(new_ops)
+        else:
+            block.add_op(entry)
+    for group, (_, replacement) in zip(plan.groups, built, strict=True):
+        for m in group:
+            m.results[0].replace_all_uses_with(replacement[m])
+            m.erase()
+
+
+def _blocks(module: ModuleOp, skip_while_bodies: bool) -> list[Block]:
+    found: list[Block] = []
+
+    def visit(op: Operation) -> None:
+        for region in op.regions:
+            skipped = skip_while_bodies and isinstance(op, WhileOp) and region is op.body
+            for block in region.blocks:
+                if not skipped:
+                    found.append(block)
+                for inner in block.ops:
+                    visit(inner)
+
+    visit(module)
+    return found
+
+
+def combine_collectives(
+    module: ModuleOp,
+    key_of: Callable[[Operation], Hashable | None],
+    bytes_of: Callable[[Operation], int],
+    limits: Limits,
+    remarks: Remarks,
+    *,
+    skip_while_bodies: bool = False,
+    relabel: Relabel | None = None,
+) -> int:
+    """Combine in every block; the number of combined ops created. A remark per combined op
+    names its members; the summary counts them."""
+    created = members = 0
+    for block in _blocks(module, skip_while_bodies):
+        plan = plan_groups(block, key_of, bytes_of, limits)
+        for group in plan.groups:
+            names = ", ".join(describe(m) for m in group)
+            remarks.remark(group[-1], f"combined {len(group)} into one: {names}")
+        if plan.groups:
+            apply_plan(block, plan, relabel)
+            created += len(plan.groups)
+            members += sum(len(g) for g in plan.groups)
+    remarks.summary(f"combined {members} collectives into {created}")
+    return created
+
+
+def common_key(op: Operation) -> tuple[Hashable, ...] | None:
+    """What every combiner's key holds: the replica groups, the group mode (channel id or not,
+    global device ids) and the sharding (our stand-in for XLA's sharding-domain id: the
+    partitioner gives every op of one domain its sharding). None for a collective with a
+    layout constraint: never combined (XLA's all-reduce combiner does nothing at all in a
+    module that has one)."""
+    if "constrain_layout" in op.properties:
+        return None
+    return (
+        op.properties.get("replica_groups"),
+        "channel_id" in op.properties,
+        "use_global_device_ids" in op.properties,
+        op.attributes.get("xla.sharding"),
+    )
+
+
+def element_types(op: Operation) -> tuple[Attribute, ...]:
+    return tuple(v.type.element_type for v in op.operands if isinstance(v.type, TensorType))
+
+
+def most_frequent_dimension(prop: str) -> Callable[[Sequence[Operation]], int]:
+    """XLA's choice of the combined op's dimension when members differ: the most frequent
+    one (the smallest of equally frequent ones), unless some operand's rank is too small for
+    it; then 0."""
+
+    def choose(members: Sequence[Operation]) -> int:
+        counts: dict[int, int] = {}
+        for m in members:
+            d = dimension(m, prop)
+            counts[d] = counts.get(d, 0) + len(m.operands)
+        best = min(counts, key=lambda d: (-counts[d], d))
+        ranks = [
+            len(v.type.get_shape())
+            for m in members
+            for v in m.operands
+            if isinstance(v.type, TensorType)
+        ]
+        return best if all(best < r for r in ranks) else 0
+
+    return choose

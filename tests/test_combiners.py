@@ -1,0 +1,347 @@
+"""all-reduce-combiner, all-gather-combiner, reduce-scatter-combiner (issue 18).
+
+- every module case of XLA's three combiner tests (tests/xla_conformance/*_combiner_test, also
+  ported as lit tests under tests/filecheck/transforms/upstream-combiners/) runs before and
+  after its pass on the interpreter: the outputs are equal on every device, bit for bit;
+- the plan's rules on small programs: dependent collectives are not combined, the ops that
+  depended on an earlier member move after the combined op, side effects keep their order,
+  thresholds (bytes, count: operands), options (dtypes, dimensions, while bodies);
+- a second run changes nothing (idempotent), two runs give the same text (deterministic).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from neuron_cc.interpreter.equivalence import assert_equivalent
+from neuron_cc.testing.xla_oracle import apply_pass
+from neuron_cc.tools.driver import read_hlo, tool_context
+from neuron_cc.translate.hlo_text.exporter import export_hlo
+from neuron_cc.translate.hlo_text.importer import import_hlo
+
+CONFORMANCE = Path(__file__).resolve().parent / "xla_conformance"
+SUITES = {
+    "all_reduce_combiner_test": ("all-reduce-combiner", "hlo.all_reduce"),
+    "all_gather_combiner_test": ("all-gather-combiner", "hlo.all_gather"),
+    "reduce_scatter_combiner_test": ("reduce-scatter-combiner", "hlo.reduce_scatter"),
+}
+_OPTION = {
+    "combine_threshold_in_bytes": "threshold_bytes",
+    "combine_threshold_count": "threshold_count",
+    "combine_by_dim": "combine_by_dim",
+    "combine_different_dtypes": "combine_different_dtypes",
+}
+
+
+def _upstream_cases() -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    for suite in SUITES:
+        manifest = json.loads((CONFORMANCE / suite / "MANIFEST.json").read_text())
+        found += [(suite, case) for case in manifest["cases"]]
+    return found
+
+
+CASES = _upstream_cases()
+
+
+def _options(suite: str, pass_options: dict[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for key, value in pass_options.items():
+        if key == "combine_while_loops":
+            options["skip_while_bodies"] = not value
+        elif not (key == "combine_by_dim" and suite == "all_reduce_combiner_test"):
+            options[_OPTION[key]] = value
+    return options
+
+
+def _verified(text: str, name: str, replicas: int) -> ModuleOp:
+    """The module with the replica count its shapes need (as the lit ports pass it)."""
+    error: Exception | None = None
+    for count in dict.fromkeys((replicas or 1, 1, 2, 4, 8, 16)):
+        try:
+            module, _ = read_hlo(tool_context(), text, name, num_replicas=count)
+            module.verify()
+        except Exception as e:  # the next count
+            error = e
+            continue
+        return module
+    raise AssertionError(f"{name}: no replica count verifies: {error}")
+
+
+def _count(module: ModuleOp, name: str) -> int:
+    return sum(1 for op in module.walk() if op.name == name)
+
+
+@pytest.mark.parametrize(("suite", "case"), CASES, ids=[f"{s}.{c['name']}" for s, c in CASES])
+def test_upstream_case_keeps_the_outputs(suite: str, case: dict[str, Any]) -> None:
+    pass_name, op_name = SUITES[suite]
+    text = (CONFORMANCE / suite / case["file"]).read_text()
+    module = _verified(text, case["file"], case["replica_count"])
+    after, refusal = apply_pass((pass_name, _options(suite, case["pass_options"])), module)
+    assert after is not None, refusal
+    after.verify()
+    expect = case["expect"]
+    changed = _count(after, op_name) != _count(module, op_name)
+    assert changed == expect.get("changed", changed)
+    if not changed:
+        return
+    assert_equivalent(module, after, rtol=0.0, atol=0.0)
+    again, _ = apply_pass((pass_name, _options(suite, case["pass_options"])), after)
+    assert again is not None
+    assert export_hlo(again) == export_hlo(after), "a second run changed the module"
+
+
+ADD = """add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+"""
+
+
+def _module(body: str, params: str = "", replicas: int = 4) -> ModuleOp:
+    text = f"HloModule m, replica_count={replicas}\n\n{ADD}\nENTRY main {{\n{params}{body}}}\n"
+    module = import_hlo(text, "m")
+    module.verify()
+    return module
+
+
+def _run(module: ModuleOp, name: str = "all-reduce-combiner", **options: Any) -> ModuleOp:
+    after, refusal = apply_pass((name, options), module)
+    assert after is not None, refusal
+    after.verify()
+    assert_equivalent(module, after, rtol=0.0, atol=0.0)
+    return after
+
+
+PARAMS = "".join(f"  p{i} = f32[{i + 2}] parameter({i})\n" for i in range(6))
+
+
+def _ars(n: int) -> str:
+    return "".join(
+        f"  ar{i} = f32[{i + 2}] all-reduce(p{i}), replica_groups={{}}, to_apply=add\n"
+        for i in range(n)
+    )
+
+
+def _root(names: list[str]) -> str:
+    shapes = ", ".join(f"f32[{i + 2}]" for i in range(len(names)))
+    return f"  ROOT t = ({shapes}) tuple({', '.join(names)})\n"
+
+
+def test_independent_all_reduces_become_one_with_operands_in_order() -> None:
+    after = _run(_module(_ars(5) + _root([f"ar{i}" for i in range(5)]), PARAMS))
+    text = str(after)
+    assert _count(after, "hlo.all_reduce") == 1
+    assert "hlo.all_reduce(%p0, %p1, %p2, %p3, %p4)" in text
+    assert text.count("hlo.get_tuple_element") == 5
+
+
+def test_threshold_count_counts_operands_and_threshold_bytes_stops_a_group() -> None:
+    module = _module(_ars(5) + _root([f"ar{i}" for i in range(5)]), PARAMS)
+    assert _count(_run(module, threshold_count=2), "hlo.all_reduce") == 3
+    # sizes 8, 12, 16, 20, 24 bytes: 8 + 12 + 16 = 36 <= 40, then 20 + 24 > 40
+    assert _count(_run(module, threshold_bytes=40), "hlo.all_reduce") == 3
+    # a member over the threshold alone is never combined; the others still are
+    # 8 + 12 <= 21; 16 and 20 each alone (16 + 20 > 21); 24 over the threshold alone
+    assert _count(_run(module, threshold_bytes=21), "hlo.all_reduce") == 4
+    twice = _run(_run(module, threshold_count=2), threshold_count=2)
+    assert _count(twice, "hlo.all_reduce") == 3, "a second run must change nothing"
+
+
+def test_ops_that_read_an_earlier_member_move_after_the_combined_op() -> None:
+    body = (
+        "  ar0 = f32[2] all-reduce(p0), replica_groups={}, to_apply=add\n"
+        "  n = f32[2] negate(ar0)\n"
+        "  m = f32[2] multiply(n, n)\n"
+        "  x = f32[3] negate(p1)\n"
+        "  ar1 = f32[3] all-reduce(x), replica_groups={}, to_apply=add\n"
+        "  ROOT t = (f32[2], f32[3]) tuple(m, ar1)\n"
+    )
+    after = _run(_module(body, PARAMS))
+    names = [op.results[0].name_hint for op in after.walk() if op.results]
+    assert _count(after, "hlo.all_reduce") == 1
+    combined = next(i for i, op in enumerate(after.walk()) if op.name == "hlo.all_reduce")
+    assert names.index("n") > combined
+    assert names.index("m") > names.index("n")
+    assert names.index("x") < combined
+
+
+def test_dependent_all_reduces_are_not_combined_through_any_path() -> None:
+    body = (
+        "  ar0 = f32[2] all-reduce(p0), replica_groups={}, to_apply=add\n"
+        "  n = f32[2] negate(ar0)\n"
+        "  w = (s32[], f32[2]) tuple(s32[] constant(0), n)\n"
+        "  g = f32[2] get-tuple-element(w), index=1\n"
+        "  ar1 = f32[2] all-reduce(g), replica_groups={}, to_apply=add\n"
+        "  ROOT t = (f32[2], f32[2]) tuple(ar0, ar1)\n"
+    )
+    assert _count(_run(_module(body, PARAMS)), "hlo.all_reduce") == 2
+
+
+def test_side_effects_keep_their_order() -> None:
+    """ar0 feeds a side-effecting custom call that runs before another one feeding ar1:
+    combining would move the first call after the second."""
+    body = (
+        "  ar0 = f32[2] all-reduce(p0), replica_groups={}, to_apply=add\n"
+        '  c0 = f32[2] custom-call(ar0), custom_call_target="log", custom_call_has_side_effect=true\n'
+        '  c1 = f32[3] custom-call(p1), custom_call_target="log", custom_call_has_side_effect=true\n'
+        "  ar1 = f32[3] all-reduce(c1), replica_groups={}, to_apply=add\n"
+        "  ROOT t = (f32[2], f32[3]) tuple(c0, ar1)\n"
+    )
+    module = _module(body, PARAMS)
+    after, _ = apply_pass(("all-reduce-combiner", {}), module)
+    assert after is not None
+    assert _count(after, "hlo.all_reduce") == 2
+
+
+def test_keys_groups_reducers_dtypes_and_channels() -> None:
+    body = (
+        "  ar0 = f32[2] all-reduce(p0), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+        "  ar1 = f32[3] all-reduce(p1), replica_groups={{0,2},{1,3}}, to_apply=add\n"
+        "  ar2 = f32[4] all-reduce(p2), replica_groups={{0,1},{2,3}}, to_apply=add, channel_id=7\n"
+        "  ar3 = f32[5] all-reduce(p3), replica_groups={{0,1},{2,3}}, to_apply=add, channel_id=9\n"
+        "  ROOT t = (f32[2], f32[3], f32[4], f32[5]) tuple(ar0, ar1, ar2, ar3)\n"
+    )
+    after = _run(_module(body, PARAMS))
+    text = str(after)
+    assert _count(after, "hlo.all_reduce") == 3  # ar2 + ar3: same groups and mode
+    assert "channel_id = 7" in text
+    assert "channel_id = 9" not in text
+
+
+def test_combine_different_dtypes_false_keeps_dtypes_apart() -> None:
+    params = "  p0 = f32[2] parameter(0)\n  p1 = s32[2] parameter(1)\n"
+    body = (
+        (
+            "  a = f32[2] all-gather(p0), replica_groups={}, dimensions={0}\n"
+            "  b = s32[2] all-gather(p1), replica_groups={}, dimensions={0}\n"
+            "  ROOT t = (f32[8], s32[8]) tuple(a, b)\n"
+        )
+        .replace("f32[2] all-gather", "f32[8] all-gather")
+        .replace("s32[2] all-gather", "s32[8] all-gather")
+    )
+    module = _module(body, params)
+    assert _count(_run(module, "all-gather-combiner"), "hlo.all_gather") == 1
+    kept = _run(module, "all-gather-combiner", combine_different_dtypes=False)
+    assert _count(kept, "hlo.all_gather") == 2
+
+
+def test_gathers_along_different_dimensions_combine_with_transposes() -> None:
+    params = (
+        "  p0 = f32[2,3] parameter(0)\n  p1 = f32[2,3] parameter(1)\n  p2 = f32[2,3] parameter(2)\n"
+    )
+    body = (
+        "  a = f32[8,3] all-gather(p0), replica_groups={}, dimensions={0}\n"
+        "  b = f32[2,12] all-gather(p1), replica_groups={}, dimensions={1}\n"
+        "  c = f32[2,12] all-gather(p2), replica_groups={}, dimensions={1}\n"
+        "  ROOT t = (f32[8,3], f32[2,12], f32[2,12]) tuple(a, b, c)\n"
+    )
+    module = _module(body, params)
+    assert _count(_run(module, "all-gather-combiner"), "hlo.all_gather") == 2
+    after = _run(module, "all-gather-combiner", combine_by_dim=False)
+    assert _count(after, "hlo.all_gather") == 1
+    assert "dim = 1" in str(after)
+    assert _count(after, "hlo.transpose") == 2
+
+
+def test_skip_while_bodies_leaves_loop_bodies_alone() -> None:
+    text = f"""HloModule m, replica_count=2
+
+{ADD}
+cond {{
+  s = (s32[], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  ROOT lt = pred[] compare(i, s32[] constant(3)), direction=LT
+}}
+
+body {{
+  s = (s32[], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[4] get-tuple-element(s), index=1
+  y = f32[4] get-tuple-element(s), index=2
+  ax = f32[4] all-reduce(x), replica_groups={{}}, to_apply=add
+  ay = f32[4] all-reduce(y), replica_groups={{}}, to_apply=add
+  n = s32[] add(i, s32[] constant(1))
+  ROOT r = (s32[], f32[4], f32[4]) tuple(n, ax, ay)
+}}
+
+ENTRY main {{
+  p = f32[4] parameter(0)
+  init = (s32[], f32[4], f32[4]) tuple(s32[] constant(0), p, p)
+  ROOT w = (s32[], f32[4], f32[4]) while(init), condition=cond, body=body
+}}
+"""
+    module = import_hlo(text, "loop")
+    assert _count(_run(module), "hlo.all_reduce") == 1
+    assert _count(_run(module, skip_while_bodies=True), "hlo.all_reduce") == 2
+
+
+def test_a_variadic_member_contributes_all_its_operands() -> None:
+    body = (
+        "  v = (f32[2], f32[3]) all-reduce(p0, p1), replica_groups={}, to_apply=add\n"
+        "  ar2 = f32[4] all-reduce(p2), replica_groups={}, to_apply=add\n"
+        "  ROOT t = ((f32[2], f32[3]), f32[4]) tuple(v, ar2)\n"
+    )
+    after = _run(_module(body, PARAMS))
+    assert "hlo.all_reduce(%p0, %p1, %p2)" in str(after)
+
+
+def test_a_chain_of_dependent_all_reduces_stays_as_it_is() -> None:
+    lines = ["  c0 = f32[2] all-reduce(p0), replica_groups={}, to_apply=add\n"]
+    for i in range(1, 80):
+        lines.append(f"  n{i} = f32[2] negate(c{i - 1})\n")
+        lines.append(f"  c{i} = f32[2] all-reduce(n{i}), replica_groups={{}}, to_apply=add\n")
+    lines.append("  ROOT t = (f32[2], f32[2]) tuple(c79, c0)\n")
+    module = _module("".join(lines), PARAMS)
+    assert _count(_run(module), "hlo.all_reduce") == 80
+
+
+def test_runs_are_deterministic() -> None:
+    module = _module(_ars(5) + _root([f"ar{i}" for i in range(5)]), PARAMS)
+    first = export_hlo(_run(module, threshold_count=3))
+    assert first == export_hlo(_run(module, threshold_count=3))
+    assert first.count(" all-reduce(") == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        (
+            "all-gather-combiner",
+            "  a = f32[8,3] all-gather(p0), replica_groups={}, dimensions={0}\n"
+            "  b = f32[8,3] all-gather(p1), replica_groups={}, dimensions={0}\n"
+            "  c = f32[8,3] all-gather(p2), replica_groups={}, dimensions={0}\n"
+            "  ROOT t = (f32[8,3], f32[8,3], f32[8,3]) tuple(a, b, c)\n",
+        ),
+        (
+            "reduce-scatter-combiner",
+            "  a = f32[1,3] reduce-scatter(p0), replica_groups={}, dimensions={0}, to_apply=add\n"
+            "  b = f32[2,1] reduce-scatter(p1), replica_groups={}, dimensions={1}, to_apply=add\n"
+            "  c = f32[1,3] reduce-scatter(p2), replica_groups={}, dimensions={0}, to_apply=add\n"
+            "  ROOT t = (f32[1,3], f32[2,1], f32[1,3]) tuple(a, b, c)\n",
+        ),
+    ],
+)
+def test_a_combined_collective_lowers_to_one_bir_node_with_an_access_pattern_per_buffer(
+    name: str, body: str
+) -> None:
+    params = "".join(
+        f"  p{i} = f32[{'4,3' if 'scatter' in name else '2,3'}] parameter({i})\n" for i in range(3)
+    )
+    if "scatter" in name:
+        params = params.replace("p1 = f32[4,3]", "p1 = f32[2,4]")
+    module = _module(body, params)
+    combined = _run(module, name, combine_by_dim=False)
+    lowered, refusal = apply_pass(("convert-hlo-to-bir", {}), combined)
+    assert lowered is not None, refusal
+    nodes = [op for op in lowered.walk() if op.name == "bir.collective_compute"]
+    assert len(nodes) == 1
+    assert len(nodes[0].properties["input_aps"].data) == 3  # pyright: ignore[reportAttributeAccessIssue]
+    assert len(nodes[0].properties["output_aps"].data) == 3  # pyright: ignore[reportAttributeAccessIssue]
+    assert_equivalent(module, lowered, rtol=0.0, atol=0.0)
