@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
@@ -345,3 +346,86 @@ def test_a_combined_collective_lowers_to_one_bir_node_with_an_access_pattern_per
     assert len(nodes[0].properties["input_aps"].data) == 3  # pyright: ignore[reportAttributeAccessIssue]
     assert len(nodes[0].properties["output_aps"].data) == 3  # pyright: ignore[reportAttributeAccessIssue]
     assert_equivalent(module, lowered, rtol=0.0, atol=0.0)
+
+
+def _training_loop(k: int, m: int, trips: int) -> str:
+    """K movable sum all-reduces (acc_i += psum(x_i)) and M max all-reduces the next
+    iteration reads (s_j = s_j * 0.5 + pmax(s_j): not movable) in a loop of `trips`."""
+    slots = ["s32[]"] + ["f32[4]"] * (2 * k + m)
+    shape = "(" + ", ".join(slots) + ")"
+    body = ["  p = " + shape + " parameter(0)", "  i = s32[] get-tuple-element(p), index=0"]
+    out = ["n"]
+    for a in range(k):
+        body += [
+            f"  x{a} = f32[4] get-tuple-element(p), index={1 + a}",
+            f"  acc{a} = f32[4] get-tuple-element(p), index={1 + k + a}",
+            f"  g{a} = f32[4] all-reduce(x{a}), replica_groups={{}}, to_apply=add",
+            f"  nacc{a} = f32[4] add(acc{a}, g{a})",
+        ]
+    for b in range(m):
+        body += [
+            f"  s{b} = f32[4] get-tuple-element(p), index={1 + 2 * k + b}",
+            f"  mx{b} = f32[4] all-reduce(s{b}), replica_groups={{}}, to_apply=max",
+            f"  c{b} = f32[] constant(0.5)",
+            f"  h{b} = f32[4] broadcast(c{b}), dimensions={{}}",
+            f"  half{b} = f32[4] multiply(s{b}, h{b})",
+            f"  ns{b} = f32[4] add(half{b}, mx{b})",
+        ]
+    body += ["  one = s32[] constant(1)", "  n = s32[] add(i, one)"]
+    out += (
+        [f"x{a}" for a in range(k)] + [f"nacc{a}" for a in range(k)] + [f"ns{b}" for b in range(m)]
+    )
+    body.append(f"  ROOT r = {shape} tuple({', '.join(out)})")
+    init = ["zero"] + [f"px{a}" for a in range(k)] + ["z"] * k + [f"ps{b}" for b in range(m)]
+    params = [f"  px{a} = f32[4] parameter({a})" for a in range(k)]
+    params += [f"  ps{b} = f32[4] parameter({k + b})" for b in range(m)]
+    return f"""HloModule loop, replica_count=4
+
+{ADD}
+max {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}}
+
+cond {{
+  p = {shape} parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  t = s32[] constant({trips})
+  ROOT lt = pred[] compare(i, t), direction=LT
+}}
+
+body {{
+{chr(10).join(body)}
+}}
+
+ENTRY main {{
+{chr(10).join(params)}
+  zero = s32[] constant(0)
+  z = f32[4] broadcast(f32[] constant(0)), dimensions={{}}
+  init = {shape} tuple({", ".join(init)})
+  ROOT w = {shape} while(init), condition=cond, body=body
+}}
+"""
+
+
+@pytest.mark.parametrize(("k", "m", "trips"), [(3, 2, 5), (30, 10, 4), (1, 1, 7)])
+def test_the_default_pipeline_leaves_one_launch_per_iteration_plus_one(
+    k: int, m: int, trips: int
+) -> None:
+    """Issue 18: K*T + M*T all-reduce launches as written; the pipeline leaves T + 1 (the K
+    sums leave the loop and combine into one, the M maxima combine into one per iteration)."""
+    from neuron_cc.interpreter.equivalence import random_inputs
+    from neuron_cc.interpreter.runner import run_module
+
+    module = import_hlo(_training_loop(k, m, trips), "loop")
+    module.verify()
+    after, refusal = apply_pass(("neuron-default-pipeline", {}), module)
+    assert after is not None, refusal
+    inputs = random_inputs(module, 0)
+    before_run = run_module(module, inputs)
+    after_run = run_module(after, inputs)
+    assert before_run.state.stats["all-reduce"].launches == (k + m) * trips
+    assert after_run.state.stats["all-reduce"].launches == trips + 1
+    for a, b in zip(before_run.outputs, after_run.outputs, strict=True):
+        np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-5)

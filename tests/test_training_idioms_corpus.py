@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType, TupleType
 from xdsl.ir import Operation
 
 from neuron_cc.analysis.reductions import reduction_kind
@@ -99,14 +99,27 @@ def _in_loops(module: ModuleOp) -> list[Operation]:
     return [op for op in _collectives(module) if _inside_while(op)]
 
 
-def _signature(op: Operation) -> tuple[str, str, str]:
-    """(op name, result element type, reduction) of a collective."""
+def _signatures(op: Operation) -> list[tuple[str, str, str]]:
+    """(op name, element type, reduction) of each buffer of a collective: one per operand, so a
+    combined (variadic) collective counts as the collectives it was made of."""
     t = op.results[0].type
-    element = element_type_name(t.element_type) if isinstance(t, TensorType) else str(t)
+    types = list(t.types.data) if isinstance(t, TupleType) else [t]
     reduction = ""
     if isinstance(op, AllReduceOp | ReduceScatterOp):
         reduction = reduction_kind(op.to_apply) or "?"
-    return op.name, element, reduction
+    return [
+        (
+            op.name,
+            element_type_name(e.element_type) if isinstance(e, TensorType) else str(e),
+            reduction,
+        )
+        for e in types
+    ]
+
+
+def _buffers(ops: list[Operation]) -> Counter[str]:
+    """Collectives per kind, a combined one counted once per buffer."""
+    return Counter(op.name for op in ops for _ in _signatures(op))
 
 
 @dataclass(frozen=True)
@@ -165,7 +178,7 @@ def _stay_counts(case: str) -> Counter[str]:
 def test_pipeline_leaves_exactly_the_stuck_collectives(case: str) -> None:
     """(a) per kind, the collectives in loops after the pipeline are the ones that must stay."""
     r = _pipeline(case)
-    left = Counter(op.name for op in _in_loops(r.after))
+    left = _buffers(_in_loops(r.after))
     assert left == _stay_counts(case), r.remarks
 
 
@@ -199,20 +212,24 @@ def test_transformed_module_matches_xla(case: str) -> None:
 def test_collectives_keep_their_element_types(case: str) -> None:
     """(c) moving never changes a collective's kind, element type or reduction."""
     r = _pipeline(case)
-    expected = Counter(_signature(op) for op in _collectives(r.before))
+    expected = Counter(s for op in _collectives(r.before) for s in _signatures(op))
     for e in _entries(case):
         if "dtype_after" in e and _movable(e):
             name = KIND_NAMES[e["op"]]
             reduction = "hlo." + e.get("reduction", "add")
             expected[(name, e["dtype"], reduction)] -= 1
             expected[(name, e["dtype_after"], reduction)] += 1
-    assert Counter(_signature(op) for op in _collectives(r.after)) == +expected
+    assert Counter(s for op in _collectives(r.after) for s in _signatures(op)) == +expected
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_case_json_lists_the_loop_collectives(case: str) -> None:
     """(d) spmd.hlo's in-loop collectives are case.json's entries (kind and element type)."""
-    found = Counter((op.name, _signature(op)[1]) for op in _in_loops(_pipeline(case).before))
+    found = Counter(
+        (name, element)
+        for op in _in_loops(_pipeline(case).before)
+        for name, element, _ in _signatures(op)
+    )
     listed = Counter((KIND_NAMES[e["op"]], e["dtype"]) for e in _entries(case))
     assert found == listed
     assert len(_collectives(_pipeline(case).before)) == len(_entries(case))

@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
-from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp
+from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.interpreter.runner import inputs_from_npz
 from neuron_cc.testing.xla_oracle import (
@@ -44,6 +44,7 @@ from neuron_cc.testing.xla_oracle import (
     xla_available,
     xla_case,
 )
+from neuron_cc.testing.xla_rewrites import split_variadic_collectives, unique_channel_ids
 from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
@@ -254,6 +255,11 @@ def execution() -> Execution:
         transformed = _spmd(case)
         NeuronDefaultPipelinePass().apply(Context(), transformed)
         transformed.verify()
+        # XLA:CPU compiles through StableHLO, whose reduce_scatter takes one operand: the
+        # reduce-scatters the pipeline combined are split back (its all-reduces and
+        # all-gathers stay combined and run as they are).
+        if split_variadic_collectives(transformed, (ReduceScatterOp,)):
+            unique_channel_ids(transformed)
         jobs.append(Job(case + PIPELINE, partitions_to_replicas(transformed), case))
     jobs.append(_broken_job())
     default = _run(jobs, allow_excess_precision=True)

@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import ModuleOp
 from neuron_cc.interpreter.equivalence import random_inputs
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.testing.ir import neuron_context as make_context
+from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.bir_json import bir_to_json
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
@@ -368,12 +369,16 @@ def quality(text: str, ctx: Context) -> Json:
     inputs = random_inputs(module, 0)
     before = stats_json(run_module(module, inputs))
     static_before = static_collectives(module)
+    moved = module.clone()
+    NeuronDefaultPipelinePass(combine=False).apply(ctx, moved)
+    motion = stats_json(run_module(moved, inputs))
     make_pass(PIPELINE).apply(ctx, module)
     module.verify()
     after = stats_json(run_module(module, inputs))
     static_after = static_collectives(module)
     return {
         "before": {**before, **static_before},
+        "motion": motion,
         "after": {**after, **static_after},
         "alpha_us": COST_MODEL.alpha_us,
         "bandwidth_gbps": COST_MODEL.bandwidth_gbps,

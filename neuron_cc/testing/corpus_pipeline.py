@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.interpreter.cost_model import DEFAULT
 from neuron_cc.interpreter.runner import RunResult, entry_function, inputs_from_npz, run_module
 from neuron_cc.testing.ir import inside_while
 from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
@@ -45,28 +46,37 @@ def _run(module: ModuleOp, corpus: Path, case: str) -> tuple[RunResult, dict[str
     return run_module(module, inputs), arrays
 
 
+def _total_us(result: RunResult) -> float:
+    return sum(DEFAULT.record_us(r) for r in result.state.stats.values())
+
+
 def pipeline_case(corpus: Path, case: str) -> dict[str, Any]:
-    """Run the default pipeline on a case; collect the figures the README table shows."""
+    """Run the default pipeline on a case; collect the figures the README table shows: per
+    kind the launches before, after the motion alone (`combine=false`) and after the whole
+    pipeline, and the alpha-beta estimate of all collectives (10 us, 100 GB/s) before/after."""
     module = import_hlo((corpus / case / "spmd.hlo").read_text())
     before_loops = in_loop_collectives(module)
     before, arrays = _run(module, corpus, case)
+    moved = module.clone()
+    NeuronDefaultPipelinePass(combine=False).apply(Context(), moved)
+    motion, _ = _run(moved, corpus, case)
     NeuronDefaultPipelinePass().apply(Context(), module)
     module.verify()
     after_loops = in_loop_collectives(module)
     after, _ = _run(module, corpus, case)
-    launches = {
-        k: (
-            before.state.stats[k].launches,
-            after.state.stats.get(k, before.state.stats[k]).launches,
-        )
-        for k in before.state.stats
-    }
+
+    def launches(run: RunResult, kind: str) -> int:
+        record = run.state.stats.get(kind)
+        return record.launches if record is not None else 0
+
     return {
         "case": case,
         "module": module,
         "before_loops": before_loops,
         "after_loops": after_loops,
-        "launches": launches,
+        "launches": {k: (launches(before, k), launches(after, k)) for k in before.state.stats},
+        "motion_launches": {k: launches(motion, k) for k in before.state.stats},
+        "alpha_beta_us": (_total_us(before), _total_us(after)),
         "outputs": after.outputs,
         "oracle": arrays,
     }

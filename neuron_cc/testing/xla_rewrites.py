@@ -198,13 +198,20 @@ def _split_one(op: Operation) -> bool:
     return True
 
 
-def split_variadic_collectives(module: ModuleOp) -> int:
+def split_variadic_collectives(
+    module: ModuleOp, kinds: tuple[type[Operation], ...] | None = None
+) -> int:
     """Split every variadic all_reduce, all_gather, reduce_scatter and collective_broadcast of
-    `module` (in place, in every computation) into single-operand clones (same groups, channel
-    id, flags and dimension; a mixed-type reducer rebuilt at each operand's element type) and a
-    tuple of them. Returns how many were split; a mixed-type collective whose reducer is not a
-    simple one is left as it is."""
-    ops = [op for op in module.walk() if isinstance(op, SPLIT) and len(op.operands) > 1]
+    `module` (or only those of `kinds`; in place, in every computation) into single-operand
+    clones (same groups, channel id, flags and dimension; a mixed-type reducer rebuilt at each
+    operand's element type) and a tuple of them. Returns how many were split; a mixed-type
+    collective whose reducer is not a simple one is left as it is."""
+    wanted = kinds if kinds is not None else SPLIT
+    ops = [
+        op
+        for op in module.walk()
+        if isinstance(op, SPLIT) and isinstance(op, wanted) and len(op.operands) > 1
+    ]
     return sum(_split_one(op) for op in ops)
 
 

@@ -23,65 +23,26 @@ so FSDP all-gathers in loop bodies stay separate to overlap with compute).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
-from neuron_cc.analysis.combine_plan import Limits
-from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.dialects.hlo.collectives import AllGatherOp
-from neuron_cc.transforms.all_reduce_combiner import (
-    DEFAULT_THRESHOLD_BYTES,
-    DEFAULT_THRESHOLD_COUNT,
-    result_bytes,
-)
-from neuron_cc.transforms.combiner_rewrite import (
-    Relabel,
-    combine_collectives,
-    common_key,
-    dimension,
-    element_types,
-    most_frequent_dimension,
-)
-
-_DIM = "all_gather_dimension"
+from neuron_cc.transforms.combiner_rewrite import CombinerPass
 
 
 @dataclass(frozen=True)
-class AllGatherCombinerPass(ModulePass):
+class AllGatherCombinerPass(CombinerPass):
     """Combine independent all-gathers (see module docs)."""
 
     name = "all-gather-combiner"
+    OP: ClassVar[type[Operation]] = AllGatherOp
+    REDUCES: ClassVar[bool] = False
+    DIM: ClassVar[str] = "all_gather_dimension"
 
-    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
-    threshold_count: int = DEFAULT_THRESHOLD_COUNT
     combine_by_dim: bool = True
     combine_different_dtypes: bool = True
-    skip_while_bodies: bool = False
-    remarks: bool = False
 
-    def key(self, op: Operation) -> Hashable | None:
-        if type(op) is not AllGatherOp:
-            return None
-        dim = dimension(op, _DIM) if self.combine_by_dim else None
-        common = common_key(op)
-        if common is None:
-            return None
-        dtypes = () if self.combine_different_dtypes else element_types(op)
-        return (*common, dim, dtypes)
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        relabel = None if self.combine_by_dim else Relabel(_DIM, most_frequent_dimension(_DIM))
-        combine_collectives(
-            op,
-            self.key,
-            result_bytes,
-            Limits(self.threshold_bytes, self.threshold_count),
-            Remarks(self.name, self.remarks),
-            skip_while_bodies=self.skip_while_bodies,
-            relabel=relabel,
-        )
+    def by_dim(self) -> bool:
+        return self.combine_by_dim

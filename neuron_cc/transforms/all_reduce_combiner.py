@@ -8,8 +8,10 @@ and when neither depends on the other (data, control or side-effect order; see
 `neuron_cc.analysis.combine_plan` for the rounds, thresholds and placement, and
 `neuron_cc.transforms.combiner_rewrite` for the rewrite). Options: `threshold-bytes` (bytes of
 one combined op's result per device, default 30 MiB as XLA:GPU's default), `threshold-count`
-(members per combined op, default 256 = XLA's kMaxCombineCount), `combine-different-dtypes`
-(default true), `remarks`, `skip-while-bodies` (default false: XLA's `combine_while_loops=false`).
+(buffers per combined op, default 256 = XLA's kMaxCombineCount), `combine-different-dtypes`
+(default false: the reduction region is typed for one element type, and XLA's verifier refuses
+a variadic all-reduce whose region does not match every operand; with true the combined op is a
+mixed-type all-reduce for `legalize-ccops-for-tensorizer`), `remarks`, `skip-while-bodies` (default false: XLA's `combine_while_loops=false`).
 
 ```mlir
 %a = hlo.all_reduce(%x) ... : (tensor<4xf32>) -> tensor<4xf32>
@@ -26,56 +28,20 @@ sharding domains through its domain map, ours through the op's own `xla.sharding
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
-from neuron_cc.analysis.combine_plan import Limits
-from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
-from neuron_cc.dialects.hlo.types import value_bytes
-from neuron_cc.transforms.combiner_rewrite import combine_collectives, common_key, element_types
-
-DEFAULT_THRESHOLD_BYTES = 30 * 1024 * 1024
-DEFAULT_THRESHOLD_COUNT = 256
-
-
-def result_bytes(op: Operation) -> int:
-    return value_bytes(op.results[0].type)
+from neuron_cc.transforms.combiner_rewrite import CombinerPass
 
 
 @dataclass(frozen=True)
-class AllReduceCombinerPass(ModulePass):
+class AllReduceCombinerPass(CombinerPass):
     """Combine independent all-reduces (see module docs)."""
 
     name = "all-reduce-combiner"
-
-    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
-    threshold_count: int = DEFAULT_THRESHOLD_COUNT
-    combine_different_dtypes: bool = True
-    skip_while_bodies: bool = False
-    remarks: bool = False
-
-    def key(self, op: Operation) -> Hashable | None:
-        if type(op) is not AllReduceOp:
-            return None
-        kind = reduction_kind(op.to_apply)
-        if kind is None:
-            return None
-        common = common_key(op)
-        if common is None:
-            return None
-        dtypes = () if self.combine_different_dtypes else element_types(op)
-        return (kind, *common, dtypes)
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        limits = Limits(self.threshold_bytes, self.threshold_count)
-        remarks = Remarks(self.name, self.remarks)
-        combine_collectives(
-            op, self.key, result_bytes, limits, remarks, skip_while_bodies=self.skip_while_bodies
-        )
+    OP: ClassVar[type[Operation]] = AllReduceOp
+    REDUCES: ClassVar[bool] = True
+    DIM: ClassVar[str] = ""

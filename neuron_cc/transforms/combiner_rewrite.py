@@ -24,15 +24,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, TupleType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
+from xdsl.passes import ModulePass
 
 from neuron_cc.analysis.combine_plan import Limits, Plan, plan_groups
+from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks, describe
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
+from neuron_cc.dialects.hlo.types import value_bytes
+
+DEFAULT_THRESHOLD_BYTES = 30 * 1024 * 1024
+"""30 MiB: XLA:GPU's default combine threshold."""
+DEFAULT_THRESHOLD_COUNT = 256
+"""XLA's kMaxCombineCount."""
 
 
 @dataclass(frozen=True)
@@ -220,8 +230,9 @@ def common_key(op: Operation) -> tuple[Hashable, ...] | None:
     )
 
 
-def element_types(op: Operation) -> tuple[Attribute, ...]:
-    return tuple(v.type.element_type for v in op.operands if isinstance(v.type, TensorType))
+def element_types(op: Operation) -> frozenset[Attribute]:
+    """The element types of the operands (a set: a variadic f32 op keys as a single one)."""
+    return frozenset(v.type.element_type for v in op.operands if isinstance(v.type, TensorType))
 
 
 def most_frequent_dimension(prop: str) -> Callable[[Sequence[Operation]], int]:
@@ -244,3 +255,55 @@ def most_frequent_dimension(prop: str) -> Callable[[Sequence[Operation]], int]:
         return best if all(best < r for r in ranks) else 0
 
     return choose
+
+
+def result_bytes(op: Operation) -> int:
+    return value_bytes(op.results[0].type)
+
+
+@dataclass(frozen=True)
+class CombinerPass(ModulePass):
+    """The options, key and run the three combiners share. A subclass names its op (`OP`),
+    whether the reduction kind is part of the key (`REDUCES`) and its dimension property
+    (`DIM`, "" for none: then it has no `combine-by-dim` option)."""
+
+    OP: ClassVar[type[Operation]]
+    REDUCES: ClassVar[bool] = False
+    DIM: ClassVar[str] = ""
+
+    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
+    threshold_count: int = DEFAULT_THRESHOLD_COUNT
+    combine_different_dtypes: bool = False
+    skip_while_bodies: bool = False
+    remarks: bool = False
+
+    def by_dim(self) -> bool:
+        """Whether the dimension is part of the key (`combine-by-dim`)."""
+        return True
+
+    def key(self, op: Operation) -> Hashable | None:
+        if type(op) is not self.OP:
+            return None
+        common = common_key(op)
+        if common is None:
+            return None
+        kind = reduction_kind(op.regions[0]) if self.REDUCES else ""
+        if kind is None:
+            return None
+        dim = dimension(op, self.DIM) if self.DIM and self.by_dim() else None
+        dtypes = frozenset[Attribute]() if self.combine_different_dtypes else element_types(op)
+        return (kind, *common, dim, dtypes)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        relabel = None
+        if self.DIM and not self.by_dim():
+            relabel = Relabel(self.DIM, most_frequent_dimension(self.DIM))
+        combine_collectives(
+            op,
+            self.key,
+            result_bytes,
+            Limits(self.threshold_bytes, self.threshold_count),
+            Remarks(self.name, self.remarks),
+            skip_while_bodies=self.skip_while_bodies,
+            relabel=relabel,
+        )

@@ -7,8 +7,11 @@ so every pass below sees them), then, in order:
 three until a round moves nothing (a fixed point, so the pipeline is idempotent): one pass may
 move a collective out of an inner loop into a form another pass then moves out of the enclosing
 loop. Later rounds print no per-collective remarks, only "round N moved K more collectives out
-of while loops". Drivers never run it implicitly; it exists so users can write
-`-p neuron-default-pipeline`.
+of while loops". It ends with `all-reduce-combiner`, `all-gather-combiner` and
+`reduce-scatter-combiner` (in that order, each with `threshold-bytes`, default 30 MiB, and
+threshold-count 256): the collectives the motion left side by side after a loop, and the
+independent ones of a loop body, become one launch each. `combine=false` leaves them out.
+Drivers never run it implicitly; it exists so users can write `-p neuron-default-pipeline`.
 """
 
 from __future__ import annotations
@@ -24,18 +27,35 @@ from neuron_cc.analysis.remarks import Remarks
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
+from neuron_cc.transforms.combiner_rewrite import DEFAULT_THRESHOLD_BYTES
 
 
 @dataclass(frozen=True)
 class NeuronDefaultPipelinePass(ModulePass):
     """Sync the async collectives; all-reduce sink, reduce-scatter sink and all-gather hoist,
-    in that order, to a fixed point."""
+    in that order, to a fixed point; then the three combiners."""
 
     name = "neuron-default-pipeline"
 
     remarks: bool = False
+    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
+    combine: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self._move(ctx, op)
+        if self.combine:
+            from neuron_cc.transforms.all_gather_combiner import AllGatherCombinerPass
+            from neuron_cc.transforms.all_reduce_combiner import AllReduceCombinerPass
+            from neuron_cc.transforms.reduce_scatter_combiner import ReduceScatterCombinerPass
+
+            for combiner in (
+                AllReduceCombinerPass,
+                AllGatherCombinerPass,
+                ReduceScatterCombinerPass,
+            ):
+                combiner(threshold_bytes=self.threshold_bytes, remarks=self.remarks).apply(ctx, op)
+
+    def _move(self, ctx: Context, op: ModuleOp) -> None:
         from neuron_cc.transforms.hlo_sync_collectives import HloSyncCollectivesPass
         from neuron_cc.transforms.move_all_gather_while_loop import MoveAllGatherWhileLoopPass
         from neuron_cc.transforms.move_reduce_scatter_while_loop import (

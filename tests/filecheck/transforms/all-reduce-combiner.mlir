@@ -1,21 +1,22 @@
 // RUN: neuron-opt %s --split-input-file -p all-reduce-combiner | filecheck %s
-// RUN: neuron-opt %s --split-input-file -p 'all-reduce-combiner{threshold-count=2 skip-while-bodies=true}' | filecheck %s --check-prefix=OPT
+// RUN: neuron-opt %s --split-input-file -p 'all-reduce-combiner{combine-different-dtypes=true skip-while-bodies=true}' | filecheck %s --check-prefix=OPT
 // RUN: neuron-opt %s --split-input-file -p 'all-reduce-combiner{remarks=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// all-reduce-combiner: one rewrite or legality rule per chunk. The second run: threshold-count=2 splits the
-// first chunk's three into two and one; skip-while-bodies=true leaves the loop body alone.
+// all-reduce-combiner: one rewrite or legality rule per chunk. The second run: with
+// combine-different-dtypes=true the s32 all-reduce of the first chunk joins the f32 ones (a
+// mixed-type all-reduce, reduced per operand type); skip-while-bodies=true leaves the loop body
+// alone.
 // OPT-LABEL: builtin.module @independent
-// OPT: %combined = hlo.all_reduce(%p0, %p1)
-// OPT: %ar2 = hlo.all_reduce(%p2)
+// OPT: %combined = hlo.all_reduce(%p0, %p1, %p2)
 // OPT-LABEL: builtin.module @loop
 // OPT: %ax = hlo.all_reduce(%x)
 // OPT: %ay = hlo.all_reduce(%y)
 // OPT-NOT: %combined
 
-// Independent all-reduces with one key (groups, mode, reducer kind) become ONE variadic
-// all-reduce at the last member's place: operands in order (an s32 one too: combine-different-dtypes
-// is on), the first member's channel id and reducer, each member's uses read get_tuple_element
-// named as the member was.
+// Independent all-reduces with one key (groups, mode, reducer kind, element type) become ONE
+// variadic all-reduce at the last member's place: operands in order, the first member's channel
+// id and reducer, each member's uses read get_tuple_element named as the member was. The s32 one
+// stays alone (combine-different-dtypes is off by default).
 builtin.module @independent attributes {hlo.num_replicas = 4 : i64, hlo.num_partitions = 1 : i64} {
   func.func @main(%p0: tensor<2xf32>, %p1: tensor<3xf32>, %p2: tensor<4xi32>) -> tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>> attributes {hlo.entry} {
     %ar0 = hlo.all_reduce(%p0) replica_groups = [[0, 1], [2, 3]] channel_id = 5 {
@@ -38,18 +39,22 @@ builtin.module @independent attributes {hlo.num_replicas = 4 : i64, hlo.num_part
   }
 }
 
-// REMARK: remark: all-reduce-combiner: %ar2 (hlo.all_reduce): combined 3 into one: %ar0 (hlo.all_reduce), %ar1 (hlo.all_reduce), %ar2 (hlo.all_reduce)
-// REMARK-NEXT: remark: all-reduce-combiner: combined 3 collectives into 1
+// REMARK: remark: all-reduce-combiner: %ar1 (hlo.all_reduce): combined 2 into one: %ar0 (hlo.all_reduce), %ar1 (hlo.all_reduce)
+// REMARK-NEXT: remark: all-reduce-combiner: combined 2 collectives into 1
 // CHECK-LABEL: builtin.module @independent attributes {hlo.num_replicas = 4 : i64, hlo.num_partitions = 1 : i64} {
 // CHECK-NEXT:   func.func @main(%p0: tensor<2xf32>, %p1: tensor<3xf32>, %p2: tensor<4xi32>) -> tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>> attributes {hlo.entry} {
-// CHECK-NEXT:     %combined = hlo.all_reduce(%p0, %p1, %p2) replica_groups = [[0, 1], [2, 3]] channel_id = 5 {
+// CHECK-NEXT:     %combined = hlo.all_reduce(%p0, %p1) replica_groups = [[0, 1], [2, 3]] channel_id = 5 {
 // CHECK-NEXT:     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
 // CHECK-NEXT:       %s = hlo.add %a, %b : tensor<f32>
 // CHECK-NEXT:       hlo.return %s : tensor<f32>
-// CHECK-NEXT:     } : (tensor<2xf32>, tensor<3xf32>, tensor<4xi32>) -> tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
-// CHECK-NEXT:     %ar0 = hlo.get_tuple_element %combined[0] : tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
-// CHECK-NEXT:     %ar1 = hlo.get_tuple_element %combined[1] : tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
-// CHECK-NEXT:     %ar2 = hlo.get_tuple_element %combined[2] : tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
+// CHECK-NEXT:     } : (tensor<2xf32>, tensor<3xf32>) -> tuple<tensor<2xf32>, tensor<3xf32>>
+// CHECK-NEXT:     %ar0 = hlo.get_tuple_element %combined[0] : tuple<tensor<2xf32>, tensor<3xf32>>
+// CHECK-NEXT:     %ar1 = hlo.get_tuple_element %combined[1] : tuple<tensor<2xf32>, tensor<3xf32>>
+// CHECK-NEXT:     %ar2 = hlo.all_reduce(%p2) replica_groups = [[0, 1], [2, 3]] channel_id = 7 {
+// CHECK-NEXT:     ^bb0(%a_1: tensor<i32>, %b_1: tensor<i32>):
+// CHECK-NEXT:       %s_1 = hlo.add %a_1, %b_1 : tensor<i32>
+// CHECK-NEXT:       hlo.return %s_1 : tensor<i32>
+// CHECK-NEXT:     } : (tensor<4xi32>) -> tensor<4xi32>
 // CHECK-NEXT:     %t = hlo.tuple %ar0, %ar1, %ar2 : tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
 // CHECK-NEXT:     func.return %t : tuple<tensor<2xf32>, tensor<3xf32>, tensor<4xi32>>
 // CHECK-NEXT:   }
