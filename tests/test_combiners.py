@@ -429,3 +429,44 @@ def test_the_default_pipeline_leaves_one_launch_per_iteration_plus_one(
     assert after_run.state.stats["all-reduce"].launches == trips + 1
     for a, b in zip(before_run.outputs, after_run.outputs, strict=True):
         np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-5)
+
+
+def _sized(sizes: list[int]) -> ModuleOp:
+    params = "".join(f"  p{i} = f32[{n}] parameter({i})\n" for i, n in enumerate(sizes))
+    body = "".join(
+        f"  ar{i} = f32[{n}] all-reduce(p{i}), replica_groups={{}}, to_apply=add\n"
+        for i, n in enumerate(sizes)
+    )
+    shapes = ", ".join(f"f32[{n}]" for n in sizes)
+    refs = ", ".join(f"ar{i}" for i in range(len(sizes)))
+    return _module(body + f"  ROOT t = ({shapes}) tuple({refs})\n", params)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "left"),
+    [
+        ([100, 100, 100], 1),  # 400 B each: 800 <= 1 x 1000, 1200 <= 2 x 1000
+        ([200, 200], 2),  # 800 B each: 1600 > 1 x 1000
+        # 200 + 1200 > 1000: ar0 stays alone; 1200 + 200 > 1000: ar1 too; ar2 + ar3 = 400
+        ([50, 300, 50, 50], 3),
+    ],
+)
+def test_threshold_bytes_auto_combines_while_the_wait_is_within_the_saved_latency(
+    sizes: list[int], left: int
+) -> None:
+    """alpha 1 us at 1 GB/s: 1000 bytes of extra wait allowed per saved launch."""
+    after = _run(_sized(sizes), threshold_bytes="auto", alpha_us=1.0, bandwidth_gbps=1.0)
+    assert _count(after, "hlo.all_reduce") == left
+
+
+def test_threshold_bytes_must_be_bytes_or_auto() -> None:
+    after, refusal = apply_pass(("all-reduce-combiner", {"threshold_bytes": "big"}), _sized([2, 2]))
+    assert after is None
+    assert refusal == "threshold-bytes must be a number of bytes or 'auto', got 'big'"
+
+
+def test_the_pipeline_passes_threshold_bytes_auto_through() -> None:
+    module = import_hlo(_training_loop(3, 2, 5), "loop")
+    after, refusal = apply_pass(("neuron-default-pipeline", {"threshold_bytes": "auto"}), module)
+    assert after is not None, refusal
+    assert _count(after, "hlo.all_reduce") == 2

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Block, Operation, OpResult
+from xdsl.traits import NoMemoryEffect
 
 from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
@@ -52,7 +53,7 @@ from neuron_cc.dialects.hlo.collectives import CollectiveOp
 CONTROL_PREDECESSORS = "xla.control-predecessors"
 
 Position = tuple[int, ...]
-MAX_SKIPPED = 64
+MAX_SKIPPED = 8
 """Dependent candidates a round skips before it stops (see the module docstring)."""
 
 
@@ -60,6 +61,16 @@ MAX_SKIPPED = 64
 class Limits:
     threshold_bytes: int
     threshold_count: int
+    wait_bytes_per_launch: float | None = None
+    """`threshold-bytes=auto`: a group of k members may hold at most (k - 1) times this many
+    bytes (alpha * bandwidth; see `neuron_cc.transforms.combiner_rewrite.auto_limits`)."""
+
+    def too_big(self, total: int, members: int) -> bool:
+        """Whether a group of `members` collectives of `total` bytes is over the limits."""
+        if total > self.threshold_bytes:
+            return True
+        budget = self.wait_bytes_per_launch
+        return budget is not None and members >= 2 and total > (members - 1) * budget
 
 
 @dataclass
@@ -71,14 +82,6 @@ class Plan:
     order: list[Operation | int] | None = None
 
 
-def _holder(op: Operation, block: Block) -> Operation | None:
-    """The op of `block` that is `op` or holds it in a nested region."""
-    current: Operation | None = op
-    while current is not None and current.parent_block() is not block:
-        current = current.parent_op()
-    return current
-
-
 def _control_names(op: Operation) -> list[str]:
     attr = op.attributes.get(CONTROL_PREDECESSORS)
     if isinstance(attr, ArrayAttr):
@@ -88,8 +91,18 @@ def _control_names(op: Operation) -> list[str]:
     return []
 
 
+_PURE: dict[type[Operation], bool] = {}
+"""Per op class: whether its effect traits say it has none (then it is never sequenced)."""
+
+
 def _sequenced(op: Operation) -> bool:
-    return not isinstance(op, CollectiveOp) and not is_removable(op) and bool(op.results)
+    kind = type(op)
+    pure = _PURE.get(kind)
+    if pure is None:
+        pure = _PURE[kind] = op.has_trait(NoMemoryEffect)
+    if pure or isinstance(op, CollectiveOp) or not op.results:
+        return False
+    return not is_removable(op)
 
 
 class _Graph:
@@ -108,16 +121,18 @@ class _Graph:
         self._control_edges()
 
     def _data_edges(self, block: Block) -> None:
+        """An edge from the op of `block` defining a value to each op of `block` using it,
+        also from inside its regions (a value defined inside a region is never an op of
+        `block`, so its uses add nothing)."""
         index = {op: i for i, op in enumerate(self.ops)}
         for i, op in enumerate(self.ops):
-            for inner in op.walk():
+            users = op.walk() if op.regions else (op,)
+            for inner in users:
                 for value in inner.operands:
-                    if not isinstance(value, OpResult):
-                        continue
-                    owner = _holder(value.op, block)
-                    j = index.get(owner) if owner is not None else None
-                    if j is not None and j != i:
-                        self._edge(j, i)
+                    if isinstance(value, OpResult):
+                        j = index.get(value.op)
+                        if j is not None and j != i:
+                            self._edge(j, i)
 
     def _side_effect_edges(self) -> None:
         previous: int | None = None
@@ -257,7 +272,8 @@ class _Planner:
                 self.remaining.discard(c)
                 continue
             width = len(self.graph.ops[c].operands)
-            if total + size > limits.threshold_bytes or buffers + width > limits.threshold_count:
+            over = limits.too_big(total + size, len(group) + 1)
+            if over or buffers + width > limits.threshold_count:
                 break
             if group and search.depends(c):
                 skipped.append(heapq.heappop(queue))
@@ -296,7 +312,7 @@ def plan_groups(
     """The combinations of `block`'s candidates (see the module docstring)."""
     ops = list(block.ops)
     keys = {i: key for i, op in enumerate(ops) if (key := key_of(op)) is not None}
-    if len(keys) < 2:
+    if len(set(keys.values())) == len(keys):  # no two candidates share a key
         return Plan()
     graph = _Graph(ops, block)
     for i in graph.controlled:

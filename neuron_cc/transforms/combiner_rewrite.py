@@ -22,6 +22,7 @@ Attributes: the combined op keeps the first member's attributes (`xla.metadata`,
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -30,6 +31,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, TupleType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.combine_plan import Limits, Plan, plan_groups
 from neuron_cc.analysis.reductions import reduction_kind
@@ -38,6 +40,7 @@ from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.types import value_bytes
+from neuron_cc.interpreter.cost_model import DEFAULT
 
 DEFAULT_THRESHOLD_BYTES = 30 * 1024 * 1024
 """30 MiB: XLA:GPU's default combine threshold."""
@@ -261,6 +264,31 @@ def result_bytes(op: Operation) -> int:
     return value_bytes(op.results[0].type)
 
 
+AUTO = "auto"
+
+
+def combine_limits(
+    threshold_bytes: int | str, threshold_count: int, alpha_us: float, bandwidth_gbps: float
+) -> Limits:
+    """The plan's limits; `threshold_bytes="auto"` is the alpha-beta rule below.
+
+    The model is `neuron-run --stats`' alpha-beta one: a launch of B bytes per device takes
+    alpha + B / beta. Combining k collectives of B bytes in all saves (k - 1) * alpha and moves
+    the same bytes, so the combined op is always cheaper than its parts; what it costs is
+    waiting: the users of every member now wait for the whole transfer, up to B / beta longer
+    than for their own. `auto` combines while that wait stays within what the combination
+    saves, B / beta <= (k - 1) * alpha, i.e. B <= (k - 1) * alpha * beta (1 MB per saved launch
+    at 10 us and 100 GB/s): many small collectives combine, two large ones do not."""
+    if threshold_bytes == AUTO:
+        budget = alpha_us * 1e-6 * bandwidth_gbps * 1e9
+        return Limits(sys.maxsize, threshold_count, budget)
+    if isinstance(threshold_bytes, str):
+        raise PassFailedException(
+            f"threshold-bytes must be a number of bytes or 'auto', got '{threshold_bytes}'"
+        )
+    return Limits(threshold_bytes, threshold_count)
+
+
 @dataclass(frozen=True)
 class CombinerPass(ModulePass):
     """The options, key and run the three combiners share. A subclass names its op (`OP`),
@@ -271,8 +299,10 @@ class CombinerPass(ModulePass):
     REDUCES: ClassVar[bool] = False
     DIM: ClassVar[str] = ""
 
-    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
+    threshold_bytes: int | str = DEFAULT_THRESHOLD_BYTES
     threshold_count: int = DEFAULT_THRESHOLD_COUNT
+    alpha_us: float = DEFAULT.alpha_us
+    bandwidth_gbps: float = DEFAULT.bandwidth_gbps
     combine_different_dtypes: bool = False
     skip_while_bodies: bool = False
     remarks: bool = False
@@ -302,7 +332,9 @@ class CombinerPass(ModulePass):
             op,
             self.key,
             result_bytes,
-            Limits(self.threshold_bytes, self.threshold_count),
+            combine_limits(
+                self.threshold_bytes, self.threshold_count, self.alpha_us, self.bandwidth_gbps
+            ),
             Remarks(self.name, self.remarks),
             skip_while_bodies=self.skip_while_bodies,
             relabel=relabel,

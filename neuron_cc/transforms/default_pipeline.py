@@ -8,8 +8,8 @@ three until a round moves nothing (a fixed point, so the pipeline is idempotent)
 move a collective out of an inner loop into a form another pass then moves out of the enclosing
 loop. Later rounds print no per-collective remarks, only "round N moved K more collectives out
 of while loops". It ends with `all-reduce-combiner`, `all-gather-combiner` and
-`reduce-scatter-combiner` (in that order, each with `threshold-bytes`, default 30 MiB, and
-threshold-count 256): the collectives the motion left side by side after a loop, and the
+`reduce-scatter-combiner` (in that order, each with `threshold-bytes`, default 30 MiB, or
+`auto`, the combiners' alpha-beta rule, and threshold-count 256): the collectives the motion left side by side after a loop, and the
 independent ones of a loop body, become one launch each. `combine=false` leaves them out.
 Drivers never run it implicitly; it exists so users can write `-p neuron-default-pipeline`.
 """
@@ -38,7 +38,7 @@ class NeuronDefaultPipelinePass(ModulePass):
     name = "neuron-default-pipeline"
 
     remarks: bool = False
-    threshold_bytes: int = DEFAULT_THRESHOLD_BYTES
+    threshold_bytes: int | str = DEFAULT_THRESHOLD_BYTES
     combine: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
