@@ -26,7 +26,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|")
     for case in corpus_cases(CORPUS):
-        r = pipeline_case(CORPUS, case)
+        r = pipeline_case(CORPUS, case, motion_only=True)
         before = ", ".join(n[4:] for n in r["before_loops"]) or "-"
         after = ", ".join(n[4:] for n in r["after_loops"]) or "-"
         motion = r["motion_launches"]

@@ -50,16 +50,20 @@ def _total_us(result: RunResult) -> float:
     return sum(DEFAULT.record_us(r) for r in result.state.stats.values())
 
 
-def pipeline_case(corpus: Path, case: str) -> dict[str, Any]:
+def pipeline_case(corpus: Path, case: str, motion_only: bool = False) -> dict[str, Any]:
     """Run the default pipeline on a case; collect the figures the README table shows: per
-    kind the launches before, after the motion alone (`combine=false`) and after the whole
-    pipeline, and the alpha-beta estimate of all collectives (10 us, 100 GB/s) before/after."""
+    kind the launches before and after the whole pipeline, the alpha-beta estimate of all
+    collectives (10 us, 100 GB/s) before/after, and with `motion_only` also the launches after
+    the motion alone (`combine=false`; one more pipeline and interpreter run, which only the
+    README table needs)."""
     module = import_hlo((corpus / case / "spmd.hlo").read_text())
     before_loops = in_loop_collectives(module)
     before, arrays = _run(module, corpus, case)
-    moved = module.clone()
-    NeuronDefaultPipelinePass(combine=False).apply(Context(), moved)
-    motion, _ = _run(moved, corpus, case)
+    motion: RunResult | None = None
+    if motion_only:
+        moved = module.clone()
+        NeuronDefaultPipelinePass(combine=False).apply(Context(), moved)
+        motion, _ = _run(moved, corpus, case)
     NeuronDefaultPipelinePass().apply(Context(), module)
     module.verify()
     after_loops = in_loop_collectives(module)
@@ -75,7 +79,9 @@ def pipeline_case(corpus: Path, case: str) -> dict[str, Any]:
         "before_loops": before_loops,
         "after_loops": after_loops,
         "launches": {k: (launches(before, k), launches(after, k)) for k in before.state.stats},
-        "motion_launches": {k: launches(motion, k) for k in before.state.stats},
+        "motion_launches": (
+            {k: launches(motion, k) for k in before.state.stats} if motion is not None else {}
+        ),
         "alpha_beta_us": (_total_us(before), _total_us(after)),
         "outputs": after.outputs,
         "oracle": arrays,
