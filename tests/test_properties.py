@@ -333,6 +333,9 @@ EXPECTED_RECIPES = {
     "collective_permute/cross_partition",
     "collective_broadcast/cross_replica",
     "collective_broadcast/cross_partition",
+    "combinable/all_reduce",
+    "combinable/all_gather",
+    "combinable/reduce_scatter",
     "while/known",
     "while/unknown",
 }

@@ -14,7 +14,9 @@ ones a program contains, e.g. "general: all_reduce/flattened_id, all_reduce/mixe
   several operands), all_to_all (array and tuple form), collective_permute,
   collective_broadcast - each in every group mode its opcode has (cross_replica,
   cross_replica_and_partition, flattened_id, cross_partition) with empty, explicit (shuffled,
-  uniform or not) and iota replica groups;
+  uniform or not) and iota replica groups; and `combinable/<kind>`: two or three all_reduces,
+  all_gathers or reduce_scatters with one mode, one set of groups and one reducer (what the
+  combiners merge);
 - control flow: while loops with a known trip count (the JAX counter idiom, any start / step /
   direction), with a data-dependent trip count (a bound all-reduced over every device, so the
   predicate is the same everywhere) and nested loops; loop bodies are random programs of their
@@ -95,7 +97,7 @@ class Builder(DataBuilder, CollectiveBuilder, ControlFlowBuilder):
             ("tuple", self.tuple_step),
             ("misc", self.misc),
             ("collective", self.collective),
-            ("collective", self.collective),
+            ("combinable", self.combinable),
         ]
         if depth < MAX_DEPTH and (depth == 0 or self.flip(0.6)):
             kinds.append(("while", lambda: self.while_loop(depth)))

@@ -4,10 +4,16 @@
 element types), all_gather, reduce_scatter, all_to_all (array and tuple form),
 collective_permute and collective_broadcast, each in every group mode its opcode has with empty,
 explicit (shuffled, uniform or not) and iota replica groups, keeping every result's magnitude
-bound (multiply reducers only see values in [-1, 1] or [-2, 2]).
+bound (multiply reducers only see values in [-1, 1] or [-2, 2]). The `combinable` recipe emits
+two or three all_reduces, all_gathers or reduce_scatters that share their group mode, replica
+groups and reducer (one combiner key, unless their element types differ), so the combiners
+have something to merge in the property suite.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -41,6 +47,28 @@ class CollectiveBuilder(ValueBuilder):
         )
         getattr(self, kind)()
 
+    _pinned: dict[str, object] | None = None
+    """While `combinable` runs: the mode, groups and reducer every member takes."""
+
+    def combinable(self) -> None:
+        """Two or three collectives of one kind with one key (distinct channel ids)."""
+        kind = self.choice(["all_reduce", "all_gather", "reduce_scatter"])
+        self.recipe(f"combinable/{kind}")
+        self._pinned = {}
+        try:
+            for _ in range(self.integers(2, 3)):
+                getattr(self, kind)()
+        finally:
+            self._pinned = None
+
+    def _pin(self, what: str, make: Callable[[], Any]) -> Any:
+        """`make()`, or while `combinable` runs, the value its first member drew."""
+        if self._pinned is None:
+            return make()
+        if what not in self._pinned:
+            self._pinned[what] = make()
+        return self._pinned[what]
+
     def groups_for(self, kind: str) -> tuple[str, str, list[list[int]] | None]:
         """(mode, attribute text after the groups, groups or None for `[]`) of a random mode."""
         modes = {
@@ -50,7 +78,7 @@ class CollectiveBuilder(ValueBuilder):
             "all_to_all": ["cross_replica", "cross_partition"],
             "collective_broadcast": ["cross_replica", "cross_partition"],
         }[kind]
-        mode = self.choice(modes)
+        mode: str = self._pin("mode", lambda: self.choice(modes))
         if mode == "cross_replica":
             flags = ""
         elif mode == "flattened_id":
@@ -72,6 +100,9 @@ class CollectiveBuilder(ValueBuilder):
 
     def replica_groups(self, mode: str, uniform: bool, cover: bool = True) -> tuple[str, int]:
         """(groups text, group size) for `mode`; size is the largest group for non-uniform."""
+        return self._pin("groups", lambda: self._draw_groups(mode, uniform, cover))
+
+    def _draw_groups(self, mode: str, uniform: bool, cover: bool) -> tuple[str, int]:
         n = self.id_space(mode)
         per = self.members_per_id(mode)
         ways = ["explicit", "iota"]
@@ -105,7 +136,7 @@ class CollectiveBuilder(ValueBuilder):
 
     def reducer_kind(self, dtype: str) -> str:
         del dtype
-        return self.choice(["add", "maximum", "minimum", "multiply"])
+        return self._pin("reducer", lambda: self.choice(["add", "maximum", "minimum", "multiply"]))
 
     def reduce_operand(self, kind: str, v: Val, limit: float = BOUND) -> Val:
         if kind == "multiply":
