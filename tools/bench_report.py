@@ -8,8 +8,10 @@ the report: the step and quality tables of bench/results.md (`markdown`) and ben
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench_timing import (
     PIPELINE,
@@ -300,11 +302,12 @@ def markdown(
 
 
 def plot(results: dict[int, dict[str, Timing]], sizes: list[int], path: Path) -> None:
+    # Imported by name: matplotlib is optional (the `bench` extra), and the type check must pass
+    # the same with and without it installed.
     try:
-        import matplotlib  # pyright: ignore[reportMissingImports]
-
+        matplotlib: Any = importlib.import_module("matplotlib")
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # pyright: ignore[reportMissingImports]
+        plt: Any = importlib.import_module("matplotlib.pyplot")
     except ImportError:
         return
     fig, ax = plt.subplots(figsize=(9, 6))
