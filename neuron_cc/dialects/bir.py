@@ -21,6 +21,7 @@ Tiled collectives carry one pattern per tile (tiles of one buffer consecutive).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
@@ -35,7 +36,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -54,7 +55,9 @@ from neuron_cc.dialects.bir_attributes import (
     ATTRS as _ATTRS,
 )
 from neuron_cc.dialects.bir_attributes import (
+    EXPLICIT_PERMUTE_KINDS,
     GROUP_KINDS,
+    LOCAL_INPUT_KINDS,
     PERMUTE_KINDS,
     POINT_TO_POINT_KINDS,
     REDUCER_KINDS,
@@ -82,6 +85,10 @@ from neuron_cc.dialects.hlo.types import HLO_TENSOR, tensor_type
 from neuron_cc.dialects.replica_groups import device_counts, groups_problem
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
+_REGISTER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+BROADCAST_PARTITION_INST_TYPE = 1000
+"""neuron-cc's BIR JSON number for BroadcastPartition: the codegen's own number is not public,
+so ours sits outside the range of the documented node types (IT11 ... IT87)."""
 
 _SEND_RECV_FIELDS = (
     "pipe_id",
@@ -93,6 +100,8 @@ _SEND_RECV_FIELDS = (
     "use_gpsimd_dma",
 )
 _CCE_FIELDS = ("recv_from_ranks", "barrier_id")
+RAGGED_FIELDS = ("input_offsets", "send_sizes", "output_offsets", "recv_sizes")
+"""AllToAllV's ragged tables (hlo ragged_all_to_all's operands, the same on every device)."""
 
 
 def num_devices(op: Operation) -> int:
@@ -114,6 +123,11 @@ def _check_table(table: DimensionsAttr, devices: int, what: str) -> None:
     for d, v in enumerate(table.data):
         if not -1 <= v < devices:
             raise VerifyException(f"{what} entry {d} is {v}, outside [-1, {devices})")
+
+
+def _rows(t: Attribute) -> int:
+    shape = tensor_type(t).get_shape()
+    return shape[0] if shape else 1
 
 
 def _check_ids(ids: Sequence[int], devices: int, what: str) -> None:
@@ -161,6 +175,10 @@ class CollectiveComputeOp(IRDLOperation):
     use_gpsimd_dma = opt_prop_def(UnitAttr)
     recv_from_ranks = opt_prop_def(SourceTargetPairsAttr)
     barrier_id = opt_prop_def(IntegerAttr[I64])
+    input_offsets = opt_prop_def(DimensionsAttr)
+    send_sizes = opt_prop_def(DimensionsAttr)
+    output_offsets = opt_prop_def(DimensionsAttr)
+    recv_sizes = opt_prop_def(DimensionsAttr)
     input_aps = prop_def(ArrayAttr[AccessPatternAttr])
     output_aps = prop_def(ArrayAttr[AccessPatternAttr])
 
@@ -177,6 +195,10 @@ class CollectiveComputeOp(IRDLOperation):
         "(`initial_core_barrier` $initial_core_barrier^)? (`use_gpsimd_dma` $use_gpsimd_dma^)? "
         "(`recv_from_ranks` `=` custom<OptPairs>($recv_from_ranks)^)? "
         "(`barrier_id` `=` $barrier_id^)? "
+        "(`input_offsets` `=` custom<OptDims>($input_offsets)^)? "
+        "(`send_sizes` `=` custom<OptDims>($send_sizes)^)? "
+        "(`output_offsets` `=` custom<OptDims>($output_offsets)^)? "
+        "(`recv_sizes` `=` custom<OptDims>($recv_sizes)^)? "
         "`input_aps` `=` $input_aps `output_aps` `=` $output_aps "
         "attr-dict `:` functional-type($inputs, $outputs)"
     )
@@ -198,6 +220,17 @@ class CollectiveComputeOp(IRDLOperation):
         """APs per buffer (1 unless tiled)."""
         return max(1, len(self.input_aps.data) // max(1, len(self.inputs)))
 
+    def has_local_inputs(self) -> bool:
+        """PermuteReduce*, AllToAllV: inputs = the sent buffers, then one local buffer each."""
+        return self.collective_kind in LOCAL_INPUT_KINDS
+
+    def ring_chain(self) -> tuple[tuple[int, int], ...]:
+        """The routing of a permute kind: `permute_chain`, or for an implicit kind the ring
+        shift of every group, (g[k], g[k+1 mod n])."""
+        if self.permute_chain is not None:
+            return self.permute_chain.data
+        return tuple((g[k], g[(k + 1) % len(g)]) for g in self.group_list() for k in range(len(g)))
+
     def verify_(self) -> None:
         kind = self.collective_kind
         self._verify_op(kind)
@@ -206,6 +239,7 @@ class CollectiveComputeOp(IRDLOperation):
         self._verify_permute(kind)
         self._verify_send_recv(kind)
         self._verify_cce(kind)
+        self._verify_ragged(kind)
         self._verify_buffers(kind)
         self._verify_aps(kind)
 
@@ -265,11 +299,13 @@ class CollectiveComputeOp(IRDLOperation):
 
     def _verify_permute(self, kind: CollectiveKind) -> None:
         if self.permute_chain is None:
-            if kind in PERMUTE_KINDS:
+            if kind in EXPLICIT_PERMUTE_KINDS:
                 raise VerifyException(f"{kind} needs permute_chain")
             return
-        if kind not in PERMUTE_KINDS:
-            raise VerifyException(f"permute_chain is only allowed on permute kinds, not {kind}")
+        if kind not in EXPLICIT_PERMUTE_KINDS:
+            raise VerifyException(
+                f"permute_chain is only allowed on Permute and PermuteReduce, not {kind}"
+            )
         pairs = self.permute_chain.data
         _check_ids([i for pair in pairs for i in pair], num_devices(self), "permute_chain")
         targets = [t for _, t in pairs]
@@ -307,17 +343,61 @@ class CollectiveComputeOp(IRDLOperation):
         pairs = self.recv_from_ranks.data
         _check_ids([i for pair in pairs for i in pair], num_devices(self), "recv_from_ranks")
 
+    def _verify_ragged(self, kind: CollectiveKind) -> None:
+        tables = [getattr(self, f) for f in RAGGED_FIELDS]
+        if kind != CollectiveKind.AllToAllV:
+            for field, table in zip(RAGGED_FIELDS, tables, strict=True):
+                if table is not None:
+                    raise VerifyException(f"{field} is only allowed on AllToAllV")
+            return
+        if any(t is None for t in tables):
+            raise VerifyException(f"AllToAllV needs {', '.join(RAGGED_FIELDS)}")
+        entries = [len(t.data) for t in tables]
+        n = self.group_size()
+        if len(set(entries)) != 1 or entries[0] == 0 or entries[0] % n:
+            raise VerifyException(
+                f"AllToAllV tables need one entry per peer and update (a positive multiple of "
+                f"the group size {n}, the same for all four), got {entries}"
+            )
+        for field, table in zip(RAGGED_FIELDS, tables, strict=True):
+            if any(v < 0 for v in table.data):
+                raise VerifyException(f"AllToAllV {field} must be non-negative, got {table}")
+        in_rows = _rows(self.inputs[0].type)
+        out_rows = _rows(self.outputs[0].type)
+        io, ss, oo = (t.data for t in tables[:3])
+        for e in range(entries[0]):
+            if io[e] + ss[e] > in_rows or oo[e] + ss[e] > out_rows:
+                raise VerifyException(
+                    f"AllToAllV entry {e} sends rows [{io[e]}, {io[e] + ss[e]}) of {in_rows} "
+                    f"into rows [{oo[e]}, {oo[e] + ss[e]}) of {out_rows}"
+                )
+
     def _verify_buffers(self, kind: CollectiveKind) -> None:
         if not self.inputs:
             raise VerifyException(f"{kind} needs at least one input buffer")
-        if len(self.outputs) != len(self.inputs):
-            raise VerifyException(
-                f"{kind} has {len(self.inputs)} inputs but {len(self.outputs)} outputs"
-            )
-        for i, (a, b) in enumerate(zip(self.inputs, self.outputs, strict=True)):
+        buffers = len(self.outputs)
+        expected = 2 * buffers if kind in LOCAL_INPUT_KINDS else buffers
+        if len(self.inputs) != expected:
+            if kind in LOCAL_INPUT_KINDS:
+                raise VerifyException(
+                    f"{kind} takes each sent buffer and a local buffer (2 inputs per output): "
+                    f"{len(self.inputs)} inputs for {buffers} outputs"
+                )
+            raise VerifyException(f"{kind} has {len(self.inputs)} inputs but {buffers} outputs")
+        for i, a in enumerate(self.inputs):
+            b = self.outputs[i % buffers] if buffers else a
             ea, eb = tensor_type(a.type).element_type, tensor_type(b.type).element_type
             if ea != eb:
-                raise VerifyException(f"output {i} has element type {eb}, but input {i} has {ea}")
+                raise VerifyException(
+                    f"output {i % buffers} has element type {eb}, but input {i} has {ea}"
+                )
+        if kind in LOCAL_INPUT_KINDS and kind != CollectiveKind.AllToAllV:
+            for i, (local, out) in enumerate(zip(self.inputs[buffers:], self.outputs, strict=True)):
+                if local.type != out.type:
+                    raise VerifyException(
+                        f"local input {buffers + i} has type {local.type}, but output {i} is "
+                        f"{out.type}"
+                    )
 
     def _verify_aps(self, kind: CollectiveKind) -> None:
         ins, outs = self.input_aps.data, self.output_aps.data
@@ -330,8 +410,10 @@ class CollectiveComputeOp(IRDLOperation):
         for what, aps, values in (("input", ins, self.inputs), ("output", outs, self.outputs)):
             for b, v in enumerate(values):
                 _check_cover(aps[b * tiles : (b + 1) * tiles], _elements(v.type), f"{what} {b}")
+        if kind == CollectiveKind.AllToAllV:
+            return  # ragged: the tables, not the patterns, say which rows move
         n = self.group_size()
-        for a, (i, o) in enumerate(zip(ins, outs, strict=True)):
+        for a, (i, o) in enumerate(zip(ins, outs)):
             _check_geometry(kind, i, o, n, a)
 
 
@@ -393,6 +475,15 @@ def _check_geometry(
             )
 
 
+def _check_sequential(aps: ArrayAttr[AccessPatternAttr] | None, value: SSAValue, what: str) -> None:
+    """An optional single access pattern over the whole of `value` (each element once)."""
+    if aps is None:
+        return
+    if len(aps.data) != 1:
+        raise VerifyException(f"{what} needs one access pattern, got {len(aps.data)}")
+    _check_cover(aps.data, _elements(value.type), what)
+
+
 def _check_channel(channel: IntegerAttr) -> None:
     if channel.value.data <= 0:
         raise VerifyException(f"channel_id must be positive, got {channel.value.data}")
@@ -413,16 +504,18 @@ class CollectiveSendOp(IRDLOperation):
     data = operand_def(HLO_TENSOR)
     peer_id = prop_def(DimensionsAttr)
     channel_id = prop_def(IntegerAttr[I64])
+    input_aps = opt_prop_def(ArrayAttr[AccessPatternAttr])
 
     assembly_format = (
         "$data `peer_id` `=` custom<Dims>($peer_id) `channel_id` `=` $channel_id "
-        "attr-dict `:` type($data)"
+        "(`input_aps` `=` $input_aps^)? attr-dict `:` type($data)"
     )
     custom_directives = (DimsDirective,)
 
     def verify_(self) -> None:
         _check_table(self.peer_id, num_devices(self), "peer_id")
         _check_channel(self.channel_id)
+        _check_sequential(self.input_aps, self.data, "collective_send input_aps")
 
 
 @irdl_op_definition
@@ -440,16 +533,18 @@ class CollectiveRecvOp(IRDLOperation):
     data = result_def(HLO_TENSOR)
     peer_id = prop_def(DimensionsAttr)
     channel_id = prop_def(IntegerAttr[I64])
+    output_aps = opt_prop_def(ArrayAttr[AccessPatternAttr])
 
     assembly_format = (
         "`peer_id` `=` custom<Dims>($peer_id) `channel_id` `=` $channel_id "
-        "attr-dict `:` type($data)"
+        "(`output_aps` `=` $output_aps^)? attr-dict `:` type($data)"
     )
     custom_directives = (DimsDirective,)
 
     def verify_(self) -> None:
         _check_table(self.peer_id, num_devices(self), "peer_id")
         _check_channel(self.channel_id)
+        _check_sequential(self.output_aps, self.data, "collective_recv output_aps")
 
 
 @irdl_op_definition
@@ -470,10 +565,13 @@ class CoreBarrierOp(IRDLOperation):
     cores = prop_def(DimensionsAttr)
     engine = opt_prop_def(EngineTypeAttr)
     cb_id = prop_def(IntegerAttr[I64])
+    input_aps = opt_prop_def(ArrayAttr[AccessPatternAttr])
+    output_aps = opt_prop_def(ArrayAttr[AccessPatternAttr])
 
     assembly_format = (
         "$semaphore `cores` `=` custom<Dims>($cores) (`engine` `=` $engine^)? "
-        "`cb_id` `=` $cb_id attr-dict `:` type($semaphore)"
+        "`cb_id` `=` $cb_id (`input_aps` `=` $input_aps^)? (`output_aps` `=` $output_aps^)? "
+        "attr-dict `:` type($semaphore)"
     )
     custom_directives = (DimsDirective,)
 
@@ -486,6 +584,8 @@ class CoreBarrierOp(IRDLOperation):
                 raise VerifyException(f"core_barrier core {c} is negative or listed twice")
         if self.cb_id.value.data < 0:
             raise VerifyException(f"cb_id must be non-negative, got {self.cb_id.value.data}")
+        _check_sequential(self.input_aps, self.semaphore, "core_barrier input_aps (read)")
+        _check_sequential(self.output_aps, self.updated, "core_barrier output_aps (written)")
 
 
 @irdl_op_definition
@@ -503,9 +603,11 @@ class GetGlobalRankIdOp(IRDLOperation):
     result = result_def(TensorType[IntegerType])
     world_size = prop_def(IntegerAttr[I64])
     engine = prop_def(EngineTypeAttr)
+    register = opt_prop_def(StringAttr)
 
     assembly_format = (
-        "`world_size` `=` $world_size `engine` `=` $engine attr-dict `:` type($result)"
+        "`world_size` `=` $world_size `engine` `=` $engine (`register` `=` $register^)? "
+        "attr-dict `:` type($result)"
     )
 
     def verify_(self) -> None:
@@ -516,6 +618,60 @@ class GetGlobalRankIdOp(IRDLOperation):
             raise VerifyException(f"world_size must be positive, got {self.world_size.value.data}")
         if self.engine.data != EngineType.ALL:
             raise VerifyException(f"get_global_rank_id runs on engine ALL, got {self.engine.data}")
+        if self.register is not None and not _REGISTER.fullmatch(self.register.data):
+            raise VerifyException(
+                f"get_global_rank_id register must be an identifier, got {self.register.data!r}"
+            )
+
+
+@irdl_op_definition
+class BroadcastPartitionOp(IRDLOperation):
+    """The codegen's intra-core BroadcastPartition: copy one partition's row to `partitions`
+    partitions of the same core (no other device is involved, not a CollectiveCompute).
+
+    The result's outermost (partition) dimension has `partitions` entries, each equal to the
+    input (the result shape is [partitions] + the input shape). The codegen's guards are the
+    verifier's: more partitions than the target's DVE channels per bank (`channels`) is "too
+    large broadcast in N vs M", and an element type change is "Unsupported cast".
+    `%b = bir.broadcast_partition %x partitions = 4 channels = 16 input_aps = [#bir.ap<0, [[1,
+    8]]>] output_aps = [#bir.ap<0, [[8, 4], [1, 8]]>] : (tensor<8xf32>) -> tensor<4x8xf32>`
+    """
+
+    name = "bir.broadcast_partition"
+    INST_TYPE: ClassVar[int] = BROADCAST_PARTITION_INST_TYPE
+    OPCODE: ClassVar[str] = "BroadcastPartition"
+
+    input = operand_def(HLO_TENSOR)
+    output = result_def(HLO_TENSOR)
+    partitions = prop_def(IntegerAttr[I64])
+    channels = prop_def(IntegerAttr[I64])
+    input_aps = prop_def(ArrayAttr[AccessPatternAttr])
+    output_aps = prop_def(ArrayAttr[AccessPatternAttr])
+
+    assembly_format = (
+        "$input `partitions` `=` $partitions `channels` `=` $channels `input_aps` `=` "
+        "$input_aps `output_aps` `=` $output_aps attr-dict `:` functional-type($input, $output)"
+    )
+
+    def verify_(self) -> None:
+        src, dst = tensor_type(self.input.type), tensor_type(self.output.type)
+        if src.element_type != dst.element_type:
+            raise VerifyException(
+                f"Unsupported cast: broadcast_partition from {src.element_type} to "
+                f"{dst.element_type}"
+            )
+        n, m = self.partitions.value.data, self.channels.value.data
+        if m <= 0:
+            raise VerifyException(f"channels (DVE channels per bank) must be positive, got {m}")
+        if n > m:
+            raise VerifyException(f"too large broadcast in {n} vs {m}")
+        if n <= 0 or list(dst.get_shape()) != [n, *src.get_shape()]:
+            raise VerifyException(
+                f"broadcast_partition of {src} to {n} partitions returns "
+                f"tensor<{n}x...> with the input's shape after the partition dimension, got {dst}"
+            )
+        _check_sequential(self.input_aps, self.input, "broadcast_partition input_aps")
+        _check_sequential(self.output_aps, self.output, "broadcast_partition output_aps")
 
 
 OPS: list[type[Operation]] = [
@@ -524,6 +680,7 @@ OPS: list[type[Operation]] = [
     CollectiveRecvOp,
     CoreBarrierOp,
     GetGlobalRankIdOp,
+    BroadcastPartitionOp,
 ]
 ATTRS: list[type[Attribute]] = list(_ATTRS)
 

@@ -70,18 +70,28 @@ GROUP_KINDS = frozenset(
         CollectiveKind.AllGather,
         CollectiveKind.AllToAll,
         CollectiveKind.AllToAllV,
-    }
-)
-"""Kinds that need `replica_groups`."""
-PERMUTE_KINDS = frozenset(
-    {
-        CollectiveKind.Permute,
-        CollectiveKind.PermuteReduce,
         CollectiveKind.PermuteImplicit,
         CollectiveKind.PermuteReduceImplicit,
     }
 )
+"""Kinds that need `replica_groups` (the implicit permutes: the rings, in ring order)."""
+EXPLICIT_PERMUTE_KINDS = frozenset({CollectiveKind.Permute, CollectiveKind.PermuteReduce})
 """Kinds routed by `permute_chain`."""
+IMPLICIT_PERMUTE_KINDS = frozenset(
+    {CollectiveKind.PermuteImplicit, CollectiveKind.PermuteReduceImplicit}
+)
+"""Kinds routed by their rings: member k of a group receives from member k-1 (mod n)."""
+PERMUTE_KINDS = EXPLICIT_PERMUTE_KINDS | IMPLICIT_PERMUTE_KINDS
+"""Every permute kind (a tiled one carries the ring `channel_id`)."""
+LOCAL_INPUT_KINDS = frozenset(
+    {
+        CollectiveKind.PermuteReduce,
+        CollectiveKind.PermuteReduceImplicit,
+        CollectiveKind.AllToAllV,
+    }
+)
+"""Kinds with a second, local input per buffer (inputs = the sent buffers, then as many local
+ones): the value a PermuteReduce combines with, AllToAllV's initial output."""
 POINT_TO_POINT_KINDS = frozenset({CollectiveKind.SendRecv, CollectiveKind.SendRecvCCE})
 """The only kinds without a `stream_id`."""
 

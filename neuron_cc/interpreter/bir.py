@@ -11,21 +11,29 @@ written to the output in the output pattern's order (output elements no pattern 
 - AllGather: the output pattern visits n*E elements; its outer index k (outermost pair
   [chunk_stride, n]) receives the E input elements of rank-k member.
 - ReduceScatter: reduce the n*E input elements over the group; rank k keeps outer index k.
-- AllToAll / AllToAllV: input outer index j (split chunks) goes to rank j; output outer index
+- AllToAll: input outer index j (split chunks) goes to rank j; output outer index
   j (concat chunks) comes from rank j: out chunk j of d = in chunk rank(d) of member j.
-- Permute / PermuteImplicit: device t of a `permute_chain` pair (s, t) receives s's elements;
+- AllToAllV (inputs: the data, then the initial output): hlo ragged_all_to_all's semantics
+  with the node's tables (`input_offsets`, `send_sizes`, `output_offsets` entry j*U+u: rows of
+  dimension 0 sent to rank j, placed at that row of rank j's output); the patterns are
+  row-major and not tiled.
+- Permute / PermuteImplicit: device t of a routing pair (s, t) receives s's elements;
   devices that are no pair's target get zeros (collective_broadcast = chain root -> members).
-- PermuteReduce / PermuteReduceImplicit: a target gets op(own, received) (Implicit: add);
-  other devices keep their own elements.
+  The routing is `permute_chain`, or for the implicit kinds each group's ring shift
+  (g[k] -> g[k+1 mod n]).
+- PermuteReduce / PermuteReduceImplicit (inputs: the sent buffers, then one local buffer
+  each): out = op(local, received) with received as Permute's (zeros on a device that is no
+  target); PermuteReduceImplicit has no `op` and adds.
 - SendRecv: device d receives the elements of `recv_from_rank[d]` (zeros for -1).
-- SendRecvCCE: a receiver r gets op(own, sources...) over its `recv_from_ranks` pairs (r, s) in
-  order; other devices keep their own elements.
+- SendRecvCCE: a receiver r gets op over the elements of its `recv_from_ranks` pairs (r, s) in
+  order, s = r meaning its own; a device that receives nothing gets zeros.
 Reductions fold in order; bf16 accumulates in f32 and rounds once; `average` divides the sum
 by the number of values (integers: truncated by the final cast).
 
 `bir.collective_send` posts its data on `channel_id`; `bir.collective_recv` on that channel gives
 device d the data of device `peer_id[d]` (which must send to d), zeros for -1.
-`bir.core_barrier` is the identity. `bir.get_global_rank_id`: world_size = P -> partition id
+`bir.core_barrier` is the identity. `bir.broadcast_partition` repeats its input along a new
+outermost (partition) dimension of `partitions` entries. `bir.get_global_rank_id`: world_size = P -> partition id
 d % P, world_size = R -> replica id d // P, world_size = D -> d; ambiguous (R = P > 1) or any
 other world_size is an error.
 
@@ -46,6 +54,8 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, im
 from xdsl.ir import Attribute
 
 from neuron_cc.dialects.bir import (
+    RAGGED_FIELDS,
+    BroadcastPartitionOp,
     CollectiveComputeOp,
     CollectiveRecvOp,
     CollectiveSendOp,
@@ -54,6 +64,7 @@ from neuron_cc.dialects.bir import (
 )
 from neuron_cc.dialects.bir_attributes import AccessPatternAttr, AluOpType, CollectiveKind
 from neuron_cc.interpreter.collectives import MemberTable
+from neuron_cc.interpreter.ragged_all_to_all import ragged_all_to_all
 from neuron_cc.interpreter.values import (
     InterpretationError,
     SpmdState,
@@ -116,6 +127,8 @@ class _Context:
     devices: int
     table: MemberTable
     reducer: _Reducer
+    local: Array | None = None
+    """The tile's local input (PermuteReduce*), gathered like the sent one."""
 
 
 def _groups(op: CollectiveComputeOp, devices: int) -> MemberTable:
@@ -184,8 +197,7 @@ def _all_to_all(ctx: _Context, vals: Array) -> Array:
 
 
 def _chain(ctx: _Context) -> tuple[Array, Array]:
-    chain = ctx.op.permute_chain
-    pairs = chain.data if chain is not None else ()
+    pairs = ctx.op.ring_chain()
     sources = np.array([s for s, _ in pairs], dtype=np.int64)
     targets = np.array([t for _, t in pairs], dtype=np.int64)
     if pairs and max(int(sources.max()), int(targets.max())) >= ctx.devices:
@@ -203,11 +215,10 @@ def _permute(ctx: _Context, vals: Array) -> Array:
 
 
 def _permute_reduce(ctx: _Context, vals: Array) -> Array:
-    sources, targets = _chain(ctx)
-    out = vals.copy()
-    reduce = ctx.reducer
-    out[targets] = reduce.finish(reduce(vals[targets], vals[sources]), 2)
-    return out
+    if ctx.local is None:
+        raise InterpretationError(f"'{ctx.op.name}' {ctx.op.collective_kind} has no local input")
+    received = _permute(ctx, vals)
+    return ctx.reducer(ctx.local, received)
 
 
 def _send_recv(ctx: _Context, vals: Array) -> Array:
@@ -226,13 +237,13 @@ def _send_recv_cce(ctx: _Context, vals: Array) -> Array:
     sources: dict[int, list[int]] = {}
     for receiver, source in table.data if table is not None else ():
         sources.setdefault(receiver, []).append(source)
-    out = vals.copy()
+    out = np.zeros_like(vals)
     reduce = ctx.reducer
     for receiver, srcs in sources.items():
-        acc = vals[receiver]
-        for s in srcs:
+        acc = vals[srcs[0]]
+        for s in srcs[1:]:
             acc = reduce(acc, vals[s])
-        out[receiver] = reduce.finish(acc, len(srcs) + 1)
+        out[receiver] = reduce.finish(acc, len(srcs))
     return out
 
 
@@ -241,7 +252,6 @@ _KINDS: dict[CollectiveKind, Callable[[_Context, Array], Array]] = {
     CollectiveKind.AllGather: _all_gather,
     CollectiveKind.ReduceScatter: _reduce_scatter,
     CollectiveKind.AllToAll: _all_to_all,
-    CollectiveKind.AllToAllV: _all_to_all,
     CollectiveKind.Permute: _permute,
     CollectiveKind.PermuteImplicit: _permute,
     CollectiveKind.PermuteReduce: _permute_reduce,
@@ -251,8 +261,21 @@ _KINDS: dict[CollectiveKind, Callable[[_Context, Array], Array]] = {
 }
 
 
+def _all_to_all_v(
+    op: CollectiveComputeOp, groups: list[list[int]], args: PythonValues, devices: int
+) -> Array:
+    tables = [getattr(op, f) for f in RAGGED_FIELDS]
+    if any(t is None for t in tables):
+        raise InterpretationError(f"'{op.name}' AllToAllV needs {', '.join(RAGGED_FIELDS)}")
+    rows = [
+        np.broadcast_to(np.array(t.data, dtype=np.int64), (devices, len(t.data))) for t in tables
+    ]
+    return ragged_all_to_all(op, groups, [args[0], args[1], *rows])
+
+
 def _bytes(op: CollectiveComputeOp, n: int) -> float:
-    b_in = float(sum(type_bytes(v.type) for v in op.inputs))
+    sent = op.inputs[: len(op.outputs)]
+    b_in = float(sum(type_bytes(v.type) for v in sent))
     b_out = float(sum(type_bytes(v.type) for v in op.outputs))
     kind = op.collective_kind
     if n <= 0:
@@ -266,7 +289,9 @@ def _bytes(op: CollectiveComputeOp, n: int) -> float:
     return b_in
 
 
-def _run_buffer(ctx: _Context, buffer: int, x: Array, out_type: Attribute) -> Array:
+def _run_buffer(
+    ctx: _Context, buffer: int, x: Array, out_type: Attribute, local: Array | None = None
+) -> Array:
     """One buffer: its tiles in order, each gathered by its input AP and scattered by its output AP."""
     op, devices = ctx.op, ctx.devices
     tiles = op.num_tiles()
@@ -275,9 +300,14 @@ def _run_buffer(ctx: _Context, buffer: int, x: Array, out_type: Attribute) -> Ar
     flat_in = np.ascontiguousarray(x).reshape(devices, -1)
     result = np.zeros((devices, int(np.prod(shape, dtype=np.int64))), dtype=numpy_dtype(element))
     run = _KINDS[op.collective_kind]
+    flat_local = None if local is None else np.ascontiguousarray(local).reshape(devices, -1)
+    buffers = len(op.outputs)
     for t in range(tiles):
         in_idx = ap_indices(op.input_aps.data[buffer * tiles + t])
         out_idx = ap_indices(op.output_aps.data[buffer * tiles + t])
+        if flat_local is not None:
+            local_idx = ap_indices(op.input_aps.data[(buffers + buffer) * tiles + t])
+            ctx.local = flat_local[:, local_idx]
         combined = run(ctx, flat_in[:, in_idx])
         if combined.shape[1] != out_idx.shape[0]:
             raise InterpretationError(
@@ -329,10 +359,15 @@ class HloBirFunctions(InterpreterFunctions):
         devices = state.num_devices
         table = _groups(op, devices)
         alu = op.op.data if op.op is not None else AluOpType.add
+        buffers = len(op.outputs)
+        locals_ = args[buffers:] if op.has_local_inputs() else [None] * buffers
         results: list[Array] = []
-        for b, (x, out) in enumerate(zip(args, op.outputs, strict=True)):
-            ctx = _Context(op, devices, table, _Reducer(alu, element_of(out.type)))
-            results.append(_run_buffer(ctx, b, x, out.type))
+        if op.collective_kind == CollectiveKind.AllToAllV:
+            results.append(_all_to_all_v(op, [list(g) for g in op.group_list()], args, devices))
+        else:
+            for b, (x, out) in enumerate(zip(args[:buffers], op.outputs, strict=True)):
+                ctx = _Context(op, devices, table, _Reducer(alu, element_of(out.type)))
+                results.append(_run_buffer(ctx, b, x, out.type, locals_[b]))
         n = table.size if op.replica_groups is not None else 1
         state.record(stats_name(op.collective_kind), _bytes(op, max(n, 1)))
         return tuple(results)
@@ -380,6 +415,14 @@ class HloBirFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: CoreBarrierOp, args: PythonValues
     ) -> PythonValues:
         return (args[0],)
+
+    @impl(BroadcastPartitionOp)
+    def run_broadcast_partition(
+        self, interpreter: Interpreter, op: BroadcastPartitionOp, args: PythonValues
+    ) -> PythonValues:
+        x = np.asarray(args[0])
+        n = op.partitions.value.data
+        return (np.ascontiguousarray(np.broadcast_to(x[:, None], (x.shape[0], n, *x.shape[1:]))),)
 
     @impl(GetGlobalRankIdOp)
     def run_get_global_rank_id(

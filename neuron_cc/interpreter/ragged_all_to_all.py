@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from neuron_cc.dialects.hlo.ragged_all_to_all import RaggedAllToAllOp
 from neuron_cc.interpreter.collectives import groups_of
@@ -30,7 +31,7 @@ from neuron_cc.interpreter.values import InterpretationError, spmd_state, type_b
 Array = np.ndarray[Any, Any]
 
 
-def _ranges(op: RaggedAllToAllOp, args: PythonValues, size: int) -> tuple[Array, Array, Array]:
+def _ranges(op: Operation, args: PythonValues, size: int) -> tuple[Array, Array, Array]:
     """Offsets and sizes as [device, peer, update]."""
     devices = np.asarray(args[2]).shape[0]
     io, ss, oo = (np.asarray(a, dtype=np.int64).reshape(devices, -1) for a in args[2:5])
@@ -44,8 +45,9 @@ def _ranges(op: RaggedAllToAllOp, args: PythonValues, size: int) -> tuple[Array,
     return tuple(a.reshape(devices, size, entries // size) for a in (io, ss, oo))  # pyright: ignore[reportReturnType]
 
 
-def ragged_all_to_all(op: RaggedAllToAllOp, groups: list[list[int]], args: PythonValues) -> Array:
-    """The result on every device (leading device axis)."""
+def ragged_all_to_all(op: Operation, groups: list[list[int]], args: PythonValues) -> Array:
+    """The result on every device (leading device axis); also bir AllToAllV's (its tables as
+    args[2:6], one row per device)."""
     inp: Array = np.asarray(args[0])
     out: Array = np.array(args[1], copy=True)
     size = len(groups[0]) if groups else 0
@@ -61,7 +63,7 @@ def ragged_all_to_all(op: RaggedAllToAllOp, groups: list[list[int]], args: Pytho
 
 
 def _copy(
-    op: RaggedAllToAllOp,
+    op: Operation,
     out: Array,
     inp: Array,
     where: tuple[int, int, int, int],

@@ -81,63 +81,33 @@ permutes carry `channel_id` = `ring-channels` (1, 2 or 4).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IntegerAttr,
-    ModuleOp,
-    StringAttr,
-    TensorType,
-    TupleType,
-    UnitAttr,
-)
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from neuron_cc.analysis import access_patterns as aps
-from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.dialects.bir import (
-    CollectiveComputeOp,
     CollectiveRecvOp,
     CollectiveSendOp,
     CoreBarrierOp,
     GetGlobalRankIdOp,
 )
-from neuron_cc.dialects.bir_attributes import (
-    AccessPatternAttr,
-    AluOpType,
-    AluOpTypeAttr,
-    CollectiveComputeTypeHint,
-    CollectiveComputeTypeHintAttr,
-    CollectiveKind,
-    CollectiveKindAttr,
-    EngineType,
-    EngineTypeAttr,
-)
-from neuron_cc.dialects.hlo.attributes import (
-    DimensionsAttr,
-    ReplicaGroupsAttr,
-    SourceTargetPairsAttr,
-)
+from neuron_cc.dialects.bir_attributes import CollectiveKind, EngineType, EngineTypeAttr
+from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
     AllReduceOp,
     AllToAllOp,
     CollectiveBroadcastOp,
-    CollectiveOp,
     ReduceScatterOp,
 )
 from neuron_cc.dialects.hlo.control_flow import CustomCallOp, GetTupleElementOp, TupleOp
-from neuron_cc.dialects.hlo.frontend_attributes import (
-    SEND_RECV_PAIRS,
-    frontend_attributes,
-    send_recv_pairs,
-)
+from neuron_cc.dialects.hlo.data_movement import BroadcastOp
+from neuron_cc.dialects.hlo.frontend_attributes import SEND_RECV_PAIRS, send_recv_pairs
 from neuron_cc.dialects.hlo.p2p import (
     CollectivePermuteOp,
     PartitionIdOp,
@@ -147,312 +117,97 @@ from neuron_cc.dialects.hlo.p2p import (
     SendDoneOp,
     SendOp,
 )
-from neuron_cc.dialects.hlo.types import tuple_elements, value_bytes
-from neuron_cc.dialects.replica_groups import device_counts, flattened_participants
-
-PASS = "convert-hlo-to-bir"
-_ALU = {
-    "hlo.add": AluOpType.add,
-    "hlo.multiply": AluOpType.mult,
-    "hlo.maximum": AluOpType.max,
-    "hlo.minimum": AluOpType.min,
-}
-_FALSE = ("false", "0")
-Geometry = tuple[int | None, int]
-"""(collective dimension or None for row-major, group size) of a buffer's access pattern."""
-
-
-def _fail(op: Operation, message: str) -> PassFailedException:
-    hint = op.results[0].name_hint if op.results else None
-    where = f"%{hint}" if hint else f"'{op.name}'"
-    return PassFailedException(f"{PASS}: {where}: {message}")
-
-
-# --- frontend attributes -------------------------------------------------------------------
-
-
-def _frontend(op: Operation) -> dict[str, str]:
-    try:
-        return frontend_attributes(op)
-    except ValueError as e:
-        raise _fail(op, str(e)) from None
+from neuron_cc.dialects.hlo.ragged_all_to_all import RaggedAllToAllOp
+from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.replica_groups import device_counts
+from neuron_cc.transforms.bir_lowering.broadcast_partition import plan_broadcast_partition
+from neuron_cc.transforms.bir_lowering.common import (
+    PASS,
+    Builder,
+    Plan,
+    Spec,
+    alu_of,
+    fail,
+    flag,
+    flatten_pairs,
+    groups_of,
+    int_field,
+    is_local,
+    peer_tables,
+    replace_result,
+    sequential,
+    tensor_of,
+    type_hint,
+)
+from neuron_cc.transforms.bir_lowering.permutes import flat_pairs, permute_spec, plan_permute_reduce
+from neuron_cc.transforms.bir_lowering.ragged import plan_ragged
+from neuron_cc.transforms.bir_lowering.send_recv_cce import cce_chains, plan_cce
+from neuron_cc.transforms.bir_lowering.tuple_all_to_all import plan_tuple_all_to_all
 
 
-def _flag(op: Operation, key: str, discardable: str) -> bool:
-    if discardable in op.attributes:
-        return True
-    value = _frontend(op).get(key)
-    return value is not None and value.strip().lower() not in _FALSE
+def _spec_all_reduce(op: AllReduceOp, options: ConvertHloToBirPass) -> Spec:
+    return Spec(CollectiveKind.AllReduce, alu=alu_of(op), groups=groups_of(op))
 
 
-def type_hint(op: Operation) -> CollectiveComputeTypeHint:
-    """TP when `tp` is set on the op, else FSDP when `fsdp` is, else None."""
-    if _flag(op, "tp", "tp"):
-        return CollectiveComputeTypeHint.TP
-    if _flag(op, "fsdp", "fsdp"):
-        return CollectiveComputeTypeHint.FSDP
-    return CollectiveComputeTypeHint.NONE
-
-
-def is_local(op: Operation) -> bool:
-    """A collective_permute tagged `local` (frontend `local=true` or attribute `bir.local`)."""
-    return _flag(op, "local", "bir.local")
-
-
-def _copied_fields(op: Operation) -> tuple[Attribute | None, Attribute | None]:
-    """(dma_qos, unique_tensors_type) of the hlo op, when present."""
-    front = _frontend(op)
-    qos: Attribute | None = op.attributes.get("dma_qos")
-    if qos is None and front.get("dma_qos", "").lstrip("-").isdigit():
-        qos = IntegerAttr(int(front["dma_qos"]), 64)
-    if qos is not None and not isinstance(qos, IntegerAttr):
-        raise _fail(op, f"dma_qos must be an integer, got {qos}")
-    unique: Attribute | None = op.attributes.get("unique_tensors_type")
-    if unique is None and "unique_tensors_type" in front:
-        unique = StringAttr(front["unique_tensors_type"])
-    if unique is not None and not isinstance(unique, StringAttr):
-        raise _fail(op, f"unique_tensors_type must be a string, got {unique}")
-    if isinstance(qos, IntegerAttr):
-        qos = IntegerAttr(qos.value.data, 64)
-    return qos, unique
-
-
-# --- planning --------------------------------------------------------------------------------
-
-
-@dataclass
-class Plan:
-    """New ops to insert (before anchors), values to replace, ops to erase (users first)."""
-
-    inserts: list[tuple[Operation, list[Operation]]] = field(
-        default_factory=list[tuple[Operation, list[Operation]]]
-    )
-    replace: list[tuple[SSAValue, SSAValue]] = field(
-        default_factory=list[tuple[SSAValue, SSAValue]]
-    )
-    erase: list[Operation] = field(default_factory=list[Operation])
-
-    def apply(self) -> None:
-        for anchor, ops in self.inserts:
-            Rewriter.insert_op(ops, InsertPoint.before(anchor))
-        for old, new in self.replace:
-            old.replace_all_uses_with(new)
-        for op in self.erase:
-            Rewriter.erase_op(op)
-
-
-@dataclass
-class Spec:
-    """The fields of one collective_compute, before access patterns and tiling."""
-
-    kind: CollectiveKind
-    alu: AluOpType | None = None
-    groups: list[list[int]] | None = None
-    hint: CollectiveComputeTypeHint | None = None
-    chain: list[tuple[int, int]] | None = None
-    split_count: int | None = None
-    sendrecv: dict[str, Attribute] = field(default_factory=dict[str, Attribute])
-    inputs: Geometry = (None, 1)
-    outputs: Geometry = (None, 1)
-
-
-def _flatten_pairs(
-    pairs: Sequence[tuple[int, int]], cross_partition: bool, replicas: int, partitions: int
-) -> list[tuple[int, int]]:
-    if cross_partition:
-        base = [r * partitions for r in range(replicas)]
-        return [(b + s, b + t) for b in base for s, t in pairs]
-    return [(s * partitions + p, t * partitions + p) for p in range(partitions) for s, t in pairs]
-
-
-def _peer_tables(
-    op: Operation, pairs: Sequence[tuple[int, int]], devices: int
-) -> tuple[list[int], list[int]]:
-    """(send_to, recv_from) per device, -1 for none."""
-    send_to = [-1] * devices
-    recv_from = [-1] * devices
-    for s, t in pairs:
-        if not (0 <= s < devices and 0 <= t < devices):
-            raise _fail(op, f"pair ({s}, {t}) names a device outside [0, {devices})")
-        if send_to[s] != -1:
-            raise _fail(op, f"device {s} sends to more than one peer")
-        if recv_from[t] != -1:
-            raise _fail(op, f"device {t} receives from more than one peer")
-        send_to[s] = t
-        recv_from[t] = s
-    return send_to, recv_from
-
-
-def _groups(op: CollectiveOp) -> list[list[int]]:
-    r, p = device_counts(op)
-    return flattened_participants(op.replica_groups.groups(), op.mode(), r, p)
-
-
-def _alu(op: AllReduceOp | ReduceScatterOp) -> AluOpType:
-    kind = reduction_kind(op.to_apply)
-    alu = _ALU.get(kind) if kind is not None else None
-    if alu is None:
-        block = op.to_apply.blocks.first
-        names = [o.name for o in block.ops if o.name != "hlo.return"] if block else []
-        region = ", ".join(names) if names else "empty"
-        raise _fail(op, f"cannot map the reduction region of '{op.name}' ({region}) to an ALU op")
-    return alu
-
-
-def _spec_all_reduce(op: AllReduceOp) -> Spec:
-    return Spec(CollectiveKind.AllReduce, alu=_alu(op), groups=_groups(op))
-
-
-def _spec_reduce_scatter(op: ReduceScatterOp) -> Spec:
+def _spec_reduce_scatter(op: ReduceScatterOp, options: ConvertHloToBirPass) -> Spec:
     n = op.group_size()
     dim = op.scatter_dimension.value.data
     return Spec(
         CollectiveKind.ReduceScatter,
-        alu=_alu(op),
-        groups=_groups(op),
+        alu=alu_of(op),
+        groups=groups_of(op),
         hint=type_hint(op),
         inputs=(dim, n),
     )
 
 
-def _spec_all_gather(op: AllGatherOp) -> Spec:
+def _spec_all_gather(op: AllGatherOp, options: ConvertHloToBirPass) -> Spec:
     n = op.group_size()
     dim = op.all_gather_dimension.value.data
-    return Spec(CollectiveKind.AllGather, groups=_groups(op), hint=type_hint(op), outputs=(dim, n))
+    return Spec(
+        CollectiveKind.AllGather, groups=groups_of(op), hint=type_hint(op), outputs=(dim, n)
+    )
 
 
-def _spec_all_to_all(op: AllToAllOp) -> Spec:
-    if op.split_dimension is None:
-        raise _fail(op, "tuple-form all_to_all is not supported by convert-hlo-to-bir")
+def _spec_all_to_all(op: AllToAllOp, options: ConvertHloToBirPass) -> Spec:
     n = op.group_size()
-    dim = op.split_dimension.value.data
+    dim = op.split_dimension.value.data if op.split_dimension is not None else 0
     return Spec(
         CollectiveKind.AllToAll,
-        groups=_groups(op),
+        groups=groups_of(op),
         split_count=n,
         inputs=(dim, n),
         outputs=(dim, n),
     )
 
 
-def _spec_broadcast(op: CollectiveBroadcastOp) -> Spec:
+def _spec_broadcast(op: CollectiveBroadcastOp, options: ConvertHloToBirPass) -> Spec:
     if len(op.operands_) != 1:
-        raise _fail(
+        raise fail(
             op, f"Expect single broadcast buffer (collective_broadcast has {len(op.operands_)})"
         )
-    groups = _groups(op)
+    groups = groups_of(op)
     chain = [(g[0], m) for g in groups for m in g]
     return Spec(CollectiveKind.Permute, chain=chain)
 
 
-def _spec_permute(op: CollectivePermuteOp) -> Spec:
-    r, p = device_counts(op)
-    pairs = _flatten_pairs(op.source_target_pairs.data, op.channel_id is not None, r, p)
+def _spec_permute(op: CollectivePermuteOp, options: ConvertHloToBirPass) -> Spec:
     if not is_local(op):
-        return Spec(CollectiveKind.Permute, chain=pairs)
-    send_to, recv_from = _peer_tables(op, pairs, r * p)
-    fields: dict[str, Attribute] = {
-        "recv_from_rank": DimensionsAttr(tuple(recv_from)),
-        "send_to_rank": DimensionsAttr(tuple(send_to)),
-        "local": UnitAttr(),
-        "initial_core_barrier": UnitAttr(),
-    }
-    return Spec(CollectiveKind.SendRecv, sendrecv=fields)
-
-
-def _tensor(value: SSAValue | Attribute) -> TensorType[Attribute]:
-    t = value.type if isinstance(value, SSAValue) else value
-    if not isinstance(t, TensorType):
-        raise PassFailedException(f"{PASS}: expected a tensor buffer, got {t}")
-    return t
-
-
-class Builder:
-    """Turns a Spec into a collective_compute with the pass's tiling options."""
-
-    def __init__(self, tile_bytes: int, ring_channels: int) -> None:
-        self.tile_bytes = tile_bytes
-        self.ring_channels = ring_channels
-
-    def tiles(
-        self, spec: Spec, ins: list[TensorType[Attribute]], outs: list[TensorType[Attribute]]
-    ) -> int:
-        """0 when untiled, else the tile count."""
-        if self.tile_bytes <= 0 or spec.kind == CollectiveKind.SendRecv:
-            return 0
-        largest = max(value_bytes(t) for t in [*ins, *outs])
-        if largest <= self.tile_bytes:
-            return 0
-        rows: list[int] = []
-        for types, (dim, n) in ((ins, spec.inputs), (outs, spec.outputs)):
-            for t in types:
-                shape = t.get_shape()
-                rows.append(aps.chunk_shape(shape, dim, n)[0] if shape else 1)
-        return aps.tile_count(largest, self.tile_bytes, rows)
-
-    def build(self, op: Operation, spec: Spec) -> CollectiveComputeOp:
-        ins = [_tensor(v) for v in op.operands]
-        outs = [_tensor(t) for t in tuple_elements(op.results[0].type)]
-        tiles = self.tiles(spec, ins, outs)
-        props = _fields(op, spec)
-        if tiles and spec.kind == CollectiveKind.Permute:
-            props["channel_id"] = IntegerAttr(self.ring_channels, 64)
-        if tiles:
-            props["tiled"] = UnitAttr()
-        props["input_aps"] = _patterns(ins, spec.inputs, max(tiles, 1))
-        props["output_aps"] = _patterns(outs, spec.outputs, max(tiles, 1))
-        return CollectiveComputeOp.create(
-            operands=list(op.operands), result_types=list(outs), properties=props
-        )
-
-
-def _fields(op: Operation, spec: Spec) -> dict[str, Attribute]:
-    """The fields before channel_id / tiled / access patterns, in emission order."""
-    props: dict[str, Attribute] = {}
-    if spec.alu is not None:
-        props["op"] = AluOpTypeAttr(spec.alu)
-    if spec.groups is not None:
-        props["replica_groups"] = ReplicaGroupsAttr.explicit(spec.groups)
-    props["kind"] = CollectiveKindAttr(spec.kind)
-    if spec.hint is not None:
-        props["cc_type_hint"] = CollectiveComputeTypeHintAttr(spec.hint)
-    qos, unique = _copied_fields(op)
-    if qos is not None:
-        props["dma_qos"] = qos
-    if spec.chain is not None:
-        props["permute_chain"] = SourceTargetPairsAttr(tuple(spec.chain))
-    if unique is not None:
-        props["unique_tensors_type"] = unique
-    if spec.kind != CollectiveKind.SendRecv:
-        fsdp = spec.hint == CollectiveComputeTypeHint.FSDP
-        props["stream_id"] = IntegerAttr(1 if fsdp else 0, 64)
-    if spec.split_count is not None:
-        props["split_count"] = IntegerAttr(spec.split_count, 64)
-    props.update(spec.sendrecv)
-    return props
-
-
-def _patterns(
-    types: list[TensorType[Attribute]], geometry: Geometry, tiles: int
-) -> ArrayAttr[AccessPatternAttr]:
-    dim, n = geometry
-    result: list[AccessPatternAttr] = []
-    for t in types:
-        for offset, pairs in aps.patterns(t.get_shape(), dim, n, tiles):
-            result.append(AccessPatternAttr(offset, pairs))
-    return ArrayAttr(result)
-
-
-def _replace_result(op: Operation, new: Operation) -> Plan:
-    """Plan: insert `new` before `op`, its results stand for op's (tupled when op's is a tuple)."""
-    ops: list[Operation] = [new]
-    if isinstance(op.results[0].type, TupleType):
-        tup = TupleOp(list(new.results))
-        ops.append(tup)
-        value: SSAValue = tup.result
-    else:
-        value = new.results[0]
-    return Plan(inserts=[(op, ops)], replace=[(op.results[0], value)], erase=[op])
+        return permute_spec(op, options.implicit)
+    r, p = device_counts(op)
+    send_to, recv_from = peer_tables(op, flat_pairs(op), r * p)
+    fields: dict[str, Attribute] = {}
+    for name in ("pipe_id", "dyn_pipe_id"):
+        value = int_field(op, name)
+        if value is not None:
+            fields[name] = value
+    fields["recv_from_rank"] = DimensionsAttr(tuple(recv_from))
+    fields["send_to_rank"] = DimensionsAttr(tuple(send_to))
+    fields["local"] = UnitAttr()
+    fields["initial_core_barrier"] = UnitAttr()
+    if options.use_gpsimd_dma or flag(op, "use_gpsimd_dma", "use_gpsimd_dma"):
+        fields["use_gpsimd_dma"] = UnitAttr()
+    return Spec(CollectiveKind.SendRecv, extra=fields)
 
 
 # --- send / recv ---------------------------------------------------------------------------
@@ -462,16 +217,16 @@ def _send_recv_pairs(op: Operation) -> list[tuple[int, int]]:
     try:
         pairs = send_recv_pairs(op)
     except ValueError as e:
-        raise _fail(op, str(e)) from None
+        raise fail(op, str(e)) from None
     if pairs is None:
-        raise _fail(op, f"'{op.name}' has no {SEND_RECV_PAIRS} frontend attribute")
+        raise fail(op, f"'{op.name}' has no {SEND_RECV_PAIRS} frontend attribute")
     return pairs
 
 
 def _peer_table(op: SendOp | RecvOp, receiving: bool) -> DimensionsAttr:
     r, p = device_counts(op)
-    pairs = _flatten_pairs(_send_recv_pairs(op), True, r, p)
-    send_to, recv_from = _peer_tables(op, pairs, r * p)
+    pairs = flatten_pairs(_send_recv_pairs(op), True, r, p)
+    send_to, recv_from = peer_tables(op, pairs, r * p)
     return DimensionsAttr(tuple(recv_from if receiving else send_to))
 
 
@@ -479,7 +234,7 @@ def _done_users(op: Operation, done: type[Operation]) -> list[Operation]:
     users = [u.operation for u in op.results[0].uses]
     for user in users:
         if not isinstance(user, done):
-            raise _fail(op, f"its result is used by '{user.name}'; only '{done.name}' is supported")
+            raise fail(op, f"its result is used by '{user.name}'; only '{done.name}' is supported")
     return users
 
 
@@ -487,6 +242,7 @@ def _plan_send(op: SendOp) -> Plan:
     props: dict[str, Attribute] = {
         "peer_id": _peer_table(op, receiving=False),
         "channel_id": IntegerAttr(op.channel_id.value.data, 64),
+        "input_aps": sequential(op.data),
     }
     send = CollectiveSendOp.create(operands=[op.data], properties=props)
     dones = _done_users(op, SendDoneOp)
@@ -499,6 +255,7 @@ def _plan_recv(op: RecvOp) -> Plan:
     props: dict[str, Attribute] = {
         "peer_id": _peer_table(op, receiving=True),
         "channel_id": IntegerAttr(op.channel_id.value.data, 64),
+        "output_aps": sequential(data_type),
     }
     recv = CollectiveRecvOp.create(result_types=[data_type], properties=props)
     plan = Plan(inserts=[(op, [recv])])
@@ -523,7 +280,7 @@ def _plan_recv(op: RecvOp) -> Plan:
 # --- device ids and barriers ---------------------------------------------------------------
 
 
-def _plan_rank_id(op: PartitionIdOp | ReplicaIdOp) -> Plan | None:
+def _plan_rank_id(op: PartitionIdOp | ReplicaIdOp, register: int) -> Plan | None:
     r, p = device_counts(op)
     partition = isinstance(op, PartitionIdOp)
     if r == p > 1:
@@ -531,6 +288,7 @@ def _plan_rank_id(op: PartitionIdOp | ReplicaIdOp) -> Plan | None:
     props: dict[str, Attribute] = {
         "world_size": IntegerAttr(p if partition else r, 64),
         "engine": EngineTypeAttr(EngineType.ALL),
+        "register": StringAttr(f"rank_id_{register}"),
     }
     new = GetGlobalRankIdOp.create(result_types=[op.result.type], properties=props)
     return Plan(inserts=[(op, [new])], replace=[(op.result, new.results[0])], erase=[op])
@@ -544,26 +302,36 @@ def _cores(op: CustomCallOp) -> DimensionsAttr:
         cores = tuple(int(c) for c in raw.data.split(","))
     else:
         shown = raw or "none"
-        raise _fail(op, f'CoreBarrier needs a `cores` attribute ([0, 1] or "0,1"), got {shown}')
+        raise fail(op, f'CoreBarrier needs a `cores` attribute ([0, 1] or "0,1"), got {shown}')
     return DimensionsAttr(cores)
+
+
+def _barrier_id(op: Operation) -> int | None:
+    if isinstance(op, CustomCallOp) and op.call_target_name.data == "CoreBarrier":
+        barrier = op.attributes.get("barrier_id")
+        if isinstance(barrier, IntegerAttr):
+            return barrier.value.data
+    return None
 
 
 def _plan_core_barrier(op: CustomCallOp) -> Plan:
     if len(op.inputs) != 1 or op.inputs[0].type != op.result.type:
-        raise _fail(op, "CoreBarrier takes one semaphore tensor and returns the same type")
-    _tensor(op.inputs[0])
+        raise fail(op, "CoreBarrier takes one semaphore tensor and returns the same type")
+    tensor_of(op.inputs[0])
     barrier = op.attributes.get("barrier_id")
     if not isinstance(barrier, IntegerAttr) or barrier.value.data < 0:
-        raise _fail(
+        raise fail(
             op, f"CoreBarrier needs a non-negative integer `barrier_id`, got {barrier or 'none'}"
         )
     props: dict[str, Attribute] = {"cores": _cores(op)}
     engine = op.attributes.get("engine")
     if engine is not None:
         if not isinstance(engine, StringAttr) or engine.data not in EngineType.__members__:
-            raise _fail(op, f"CoreBarrier engine must name an engine, got {engine}")
+            raise fail(op, f"CoreBarrier engine must name an engine, got {engine}")
         props["engine"] = EngineTypeAttr(EngineType(engine.data))
     props["cb_id"] = IntegerAttr(barrier.value.data, 64)
+    props["input_aps"] = sequential(op.inputs[0])
+    props["output_aps"] = sequential(op.result)
     new = CoreBarrierOp.create(
         operands=[op.inputs[0]], result_types=[op.result.type], properties=props
     )
@@ -572,14 +340,29 @@ def _plan_core_barrier(op: CustomCallOp) -> Plan:
 
 # --- the pass ------------------------------------------------------------------------------
 
-_SPECS: dict[type[Operation], Callable[[Operation], Spec]] = {
+_SPECS: dict[type[Operation], Callable[[Operation, ConvertHloToBirPass], Spec]] = {
     AllReduceOp: _spec_all_reduce,  # pyright: ignore[reportAssignmentType]
-    ReduceScatterOp: _spec_reduce_scatter,
-    AllGatherOp: _spec_all_gather,
-    AllToAllOp: _spec_all_to_all,
-    CollectiveBroadcastOp: _spec_broadcast,
-    CollectivePermuteOp: _spec_permute,
+    ReduceScatterOp: _spec_reduce_scatter,  # pyright: ignore[reportAssignmentType]
+    AllGatherOp: _spec_all_gather,  # pyright: ignore[reportAssignmentType]
+    AllToAllOp: _spec_all_to_all,  # pyright: ignore[reportAssignmentType]
+    CollectiveBroadcastOp: _spec_broadcast,  # pyright: ignore[reportAssignmentType]
+    CollectivePermuteOp: _spec_permute,  # pyright: ignore[reportAssignmentType]
 }
+
+
+@dataclass
+class _Walk:
+    """What one run of the pass has planned so far."""
+
+    builder: Builder
+    plans: list[Plan]
+    taken: set[Operation]
+    """Ops a fused plan (PermuteReduce, SendRecvCCE) already lowers."""
+    registers: int = 0
+
+    def add(self, plan: Plan) -> None:
+        self.plans.append(plan)
+        self.taken.update(plan.erase)
 
 
 @dataclass(frozen=True)
@@ -590,6 +373,15 @@ class ConvertHloToBirPass(ModulePass):
 
     tile_bytes: int = 0
     ring_channels: int = 1
+    implicit: bool = True
+    """Ring-shift permutes become the implicit kinds (PermuteImplicit, PermuteReduceImplicit)."""
+    fuse: bool = True
+    """Fuse PermuteReduce and SendRecvCCE from their idioms."""
+    use_gpsimd_dma: bool = False
+    """Set `use_gpsimd_dma` on every SendRecv (else only where the op asks for it)."""
+    dve_channels: int = 0
+    """The target's DVE channels per bank: broadcasts to at most that many partitions lower to
+    bir.broadcast_partition (0: broadcasts stay in hlo)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.tile_bytes < 0:
@@ -598,25 +390,51 @@ class ConvertHloToBirPass(ModulePass):
             raise PassFailedException(
                 f"{PASS}: ring-channels must be 1, 2 or 4, got {self.ring_channels}"
             )
-        builder = Builder(self.tile_bytes, self.ring_channels)
-        plans = [p for o in list(op.walk()) if (p := self.plan(o, builder)) is not None]
-        for plan in plans:
+        if self.dve_channels < 0:
+            raise PassFailedException(f"{PASS}: dve-channels must be >= 0, got {self.dve_channels}")
+        ops = list(op.walk())
+        walk = _Walk(Builder(self.tile_bytes, self.ring_channels), [], set())
+        if self.fuse:
+            self.plan_fusions(ops, walk)
+        for o in ops:
+            if o not in walk.taken and (plan := self.plan(o, walk)) is not None:
+                walk.plans.append(plan)
+        for plan in walk.plans:
             plan.apply()
 
-    def plan(self, op: Operation, builder: Builder) -> Plan | None:
+    def plan_fusions(self, ops: list[Operation], walk: _Walk) -> None:
+        """SendRecvCCE chains first (they take local permutes), then PermuteReduce."""
+        barrier = 1 + max((b for o in ops if (b := _barrier_id(o)) is not None), default=-1)
+        for chain in cce_chains(ops):
+            walk.add(plan_cce(chain, walk.builder, barrier))
+            barrier += 1
+        for o in ops:
+            if o not in walk.taken:
+                plan = plan_permute_reduce(o, walk.builder, self.implicit)
+                if plan is not None:
+                    walk.add(plan)
+
+    def plan(self, op: Operation, walk: _Walk) -> Plan | None:
         spec_of = _SPECS.get(type(op))
+        if isinstance(op, AllToAllOp) and op.split_dimension is None:
+            return plan_tuple_all_to_all(op, walk.builder)
         if spec_of is not None:
-            return _replace_result(op, builder.build(op, spec_of(op)))
+            return replace_result(op, walk.builder.build(op, spec_of(op, self)))
+        if isinstance(op, RaggedAllToAllOp):
+            return plan_ragged(op, walk.builder)
+        if isinstance(op, BroadcastOp):
+            return plan_broadcast_partition(op, self.dve_channels)
         if isinstance(op, SendOp):
             return _plan_send(op)
         if isinstance(op, RecvOp):
             return _plan_recv(op)
         if isinstance(op, PartitionIdOp | ReplicaIdOp):
-            return _plan_rank_id(op)
+            walk.registers += 1
+            return _plan_rank_id(op, walk.registers - 1)
         if isinstance(op, CustomCallOp) and op.call_target_name.data == "CoreBarrier":
             return _plan_core_barrier(op)
         if isinstance(op, SendDoneOp | RecvDoneOp) and not isinstance(
             op.operand.owner, SendOp | RecvOp
         ):
-            raise _fail(op, f"'{op.name}' is not fed by an hlo.send / hlo.recv result")
+            raise fail(op, f"'{op.name}' is not fed by an hlo.send / hlo.recv result")
         return None

@@ -38,6 +38,7 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation
 
 from neuron_cc.dialects.bir import (
+    BroadcastPartitionOp,
     CollectiveComputeOp,
     CollectiveRecvOp,
     CollectiveSendOp,
@@ -54,7 +55,12 @@ from neuron_cc.dialects.hlo.attributes import (
 Json = Any
 
 BirOp = (
-    CollectiveComputeOp | CollectiveSendOp | CollectiveRecvOp | CoreBarrierOp | GetGlobalRankIdOp
+    CollectiveComputeOp
+    | CollectiveSendOp
+    | CollectiveRecvOp
+    | CoreBarrierOp
+    | GetGlobalRankIdOp
+    | BroadcastPartitionOp
 )
 
 COMPUTE_FIELDS: tuple[str, ...] = (
@@ -76,6 +82,10 @@ COMPUTE_FIELDS: tuple[str, ...] = (
     "use_gpsimd_dma",
     "recv_from_ranks",
     "barrier_id",
+    "input_offsets",
+    "send_sizes",
+    "output_offsets",
+    "recv_sizes",
     "channel_id",
     "tiled",
     "input_aps",
@@ -84,12 +94,23 @@ COMPUTE_FIELDS: tuple[str, ...] = (
 """CollectiveCompute's fields in the codegen's emission order (the order convert-hlo-to-bir
 inserts them; fields it never sets sit with their group)."""
 
+TILED_COMPUTE_FIELDS: tuple[str, ...] = (
+    "op",
+    "replica_groups",
+    "channel_id",
+    *(f for f in COMPUTE_FIELDS[2:] if f not in ("op", "channel_id", "stream_id")),
+    "stream_id",
+)
+"""A tiled CollectiveCompute's order (the codegen's Tiled* emitters): the ring `channel_id`
+before `kind`, `stream_id` after the access patterns."""
+
 FIELD_ORDER: dict[type[Operation], tuple[str, ...]] = {
     CollectiveComputeOp: COMPUTE_FIELDS,
-    CollectiveSendOp: ("peer_id", "channel_id"),
-    CollectiveRecvOp: ("peer_id", "channel_id"),
-    CoreBarrierOp: ("cores", "engine", "cb_id"),
-    GetGlobalRankIdOp: ("world_size", "engine"),
+    CollectiveSendOp: ("peer_id", "channel_id", "input_aps"),
+    CollectiveRecvOp: ("peer_id", "channel_id", "output_aps"),
+    CoreBarrierOp: ("cores", "engine", "cb_id", "input_aps", "output_aps"),
+    GetGlobalRankIdOp: ("world_size", "engine", "register"),
+    BroadcastPartitionOp: ("partitions", "channels", "input_aps", "output_aps"),
 }
 """The JSON key order of each node: fixed, so the document does not depend on how the op was
 built or parsed (the generic and the custom syntax store properties in different orders)."""
@@ -126,7 +147,7 @@ def instruction(op: Operation) -> dict[str, Json]:
     """The JSON object of one bir op."""
     if not isinstance(op, BirOp):
         raise BirJsonError(f"'{_name(op)}' has no BIR JSON form")
-    order = FIELD_ORDER[type(op)]
+    order = field_order(op)
     for name in op.properties:
         if name not in order:
             raise BirJsonError(f"'{op.name}' property '{name}' has no BIR JSON key")
@@ -135,12 +156,21 @@ def instruction(op: Operation) -> dict[str, Json]:
         attr = op.properties.get(name)
         if attr is None:
             continue
-        if name in AP_PROPERTIES:
+        if name == "register":
+            node[name] = {"name": _value(op, name, attr), "dtype": "uint32"}
+        elif name in AP_PROPERTIES:
             patterns = node.setdefault("access_patterns", {"inputs": [], "outputs": []})
             patterns[AP_PROPERTIES[name]] = _access_patterns(op, name, attr)
         else:
             node[name] = _value(op, name, attr)
     return node
+
+
+def field_order(op: BirOp) -> tuple[str, ...]:
+    """The JSON key order of `op` (a tiled CollectiveCompute has its own)."""
+    if isinstance(op, CollectiveComputeOp) and op.tiled is not None:
+        return TILED_COMPUTE_FIELDS
+    return FIELD_ORDER[type(op)]
 
 
 def _access_patterns(op: Operation, name: str, attr: Attribute) -> list[Json]:

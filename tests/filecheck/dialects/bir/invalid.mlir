@@ -191,8 +191,8 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
 // -----
 
 // CHECK: // {{-----}}
-// permute_chain only on permute kinds.
-// CHECK-NEXT: permute_chain is only allowed on permute kinds, not AllReduce
+// permute_chain only on the explicit permute kinds.
+// CHECK-NEXT: permute_chain is only allowed on Permute and PermuteReduce, not AllReduce
 builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
   func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>) {
     %r = bir.collective_compute AllReduce(%x) op = add replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
@@ -631,6 +631,248 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
 builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
   func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>) {
     %r = bir.get_global_rank_id world_size = 8 engine = Pool : tensor<ui32>
+    func.return
+  }
+}
+
+// ===== issue 19: implicit permutes, local inputs, AllToAllV, sequential patterns, BroadcastPartition
+
+// -----
+
+// CHECK: // {{-----}}
+// Implicit permutes route by their rings, not by a chain.
+// CHECK-NEXT: permute_chain is only allowed on Permute and PermuteReduce, not PermuteImplicit
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// An implicit permute needs its rings.
+// CHECK-NEXT: PermuteImplicit needs replica_groups
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute PermuteImplicit(%x) stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The rings have one size.
+// CHECK-NEXT: replica groups have non-uniform sizes [2, 6]
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute PermuteReduceImplicit(%x, %x) replica_groups = [[0, 1], [2, 3, 4, 5, 6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// PermuteReduce takes the local value as a second input.
+// CHECK-NEXT: PermuteReduce takes each sent buffer and a local buffer (2 inputs per output): 1 inputs for 1 outputs
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute PermuteReduce(%x) op = add permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The local input has the output's type.
+// CHECK-NEXT: local input 1 has type tensor<2x4xf32>, but output 0 is tensor<8xf32>
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute PermuteReduce(%x, %y) op = max permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<2x4xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The ragged tables only go on AllToAllV.
+// CHECK-NEXT: send_sizes is only allowed on AllToAllV
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllReduce(%x) op = add replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] stream_id = 0 send_sizes = [1] input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// AllToAllV needs all four tables.
+// CHECK-NEXT: AllToAllV needs input_offsets, send_sizes, output_offsets, recv_sizes
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllToAllV(%x, %x) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 4] send_sizes = [4, 4] output_offsets = [0, 4] input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// One entry per peer and update.
+// CHECK-NEXT: AllToAllV tables need one entry per peer and update (a positive multiple of the group size 2, the same for all four), got [3, 3, 3, 3]
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllToAllV(%x, %x) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 4, 0] send_sizes = [4, 4, 0] output_offsets = [0, 4, 0] recv_sizes = [4, 4, 0] input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// No negative offset or size.
+// CHECK-NEXT: AllToAllV send_sizes must be non-negative
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllToAllV(%x, %x) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 4] send_sizes = [4, -1] output_offsets = [0, 4] recv_sizes = [4, 4] input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// Every update's rows fit both buffers.
+// CHECK-NEXT: AllToAllV entry 1 sends rows [4, 10) of 8 into rows [4, 10) of 8
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllToAllV(%x, %x) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 4] send_sizes = [4, 6] output_offsets = [0, 4] recv_sizes = [4, 6] input_aps = [#bir.ap<0, [[1, 8]]>, #bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// AllToAllV takes the initial output as its second input.
+// CHECK-NEXT: AllToAllV takes each sent buffer and a local buffer (2 inputs per output): 1 inputs for 1 outputs
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_compute AllToAllV(%x) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 4] send_sizes = [4, 4] output_offsets = [0, 4] recv_sizes = [4, 4] input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// A send's data pattern is one pattern over the whole buffer.
+// CHECK-NEXT: collective_send input_aps needs one access pattern, got 2
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    bir.collective_send %x peer_id = [1, -1, -1, -1, -1, -1, -1, -1] channel_id = 1 input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<4, [[1, 4]]>] : tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// A recv's pattern covers its data.
+// CHECK-NEXT: collective_recv output_aps: access pattern visits 4 elements, but the tensor has 8
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.collective_recv peer_id = [-1, 0, -1, -1, -1, -1, -1, -1] channel_id = 1 output_aps = [#bir.ap<0, [[1, 4]]>] : tensor<8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The semaphore's written pattern covers it.
+// CHECK-NEXT: core_barrier output_aps (written): access pattern addresses [1, 1] leave [0, 1)
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.core_barrier %s cores = [0, 1] cb_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<1, [[1, 1]]>] : tensor<1xi32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The rank's register is a name.
+// CHECK-NEXT: get_global_rank_id register must be an identifier, got '0 r'
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.get_global_rank_id world_size = 8 engine = ALL register = "0 r" : tensor<ui32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// BroadcastPartition: no more partitions than the DVE channels of a bank.
+// CHECK-NEXT: too large broadcast in 32 vs 16
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.broadcast_partition %x partitions = 32 channels = 16 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[8, 32], [1, 8]]>] : (tensor<8xf32>) -> tensor<32x8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// BroadcastPartition does not convert.
+// CHECK-NEXT: Unsupported cast: broadcast_partition from f32 to bf16
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.broadcast_partition %x partitions = 2 channels = 16 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[8, 2], [1, 8]]>] : (tensor<8xf32>) -> tensor<2x8xbf16>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// The result is [partitions] + the input's shape.
+// CHECK-NEXT: broadcast_partition of tensor<8xf32> to 2 partitions returns tensor<2x...> with the input's shape after the partition dimension, got tensor<4x8xf32>
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.broadcast_partition %x partitions = 2 channels = 16 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[8, 4], [1, 8]]>] : (tensor<8xf32>) -> tensor<4x8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// A target has at least one DVE channel.
+// CHECK-NEXT: channels (DVE channels per bank) must be positive, got 0
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.broadcast_partition %x partitions = 2 channels = 0 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[8, 2], [1, 8]]>] : (tensor<8xf32>) -> tensor<2x8xf32>
+    func.return
+  }
+}
+
+// -----
+
+// CHECK: // {{-----}}
+// Its patterns cover the buffers.
+// CHECK-NEXT: broadcast_partition output_aps: access pattern visits 8 elements, but the tensor has 16
+builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : i64} {
+  func.func @f(%x: tensor<8xf32>, %s: tensor<1xi32>, %y: tensor<2x4xf32>) {
+    %r = bir.broadcast_partition %x partitions = 2 channels = 16 input_aps = [#bir.ap<0, [[1, 8]]>] output_aps = [#bir.ap<0, [[1, 8]]>] : (tensor<8xf32>) -> tensor<2x8xf32>
     func.return
   }
 }

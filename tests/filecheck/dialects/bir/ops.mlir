@@ -33,9 +33,9 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
     // CHECK-NEXT: %a2a = bir.collective_compute AllToAll(%x) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] stream_id = 0 split_count = 8 input_aps = [#bir.ap<0, [[4, 8], [4, 1], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 8], [32, 1], [1, 4]]>] : (tensor<8x4xf32>) -> tensor<1x32xf32>
     %a2a = bir.collective_compute AllToAll(%x) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] stream_id = 0 split_count = 8 input_aps = [#bir.ap<0, [[4, 8], [4, 1], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 8], [32, 1], [1, 4]]>] : (tensor<8x4xf32>) -> tensor<1x32xf32>
     // AllToAll split dim 0 (input outermost [4, 8]), concat dim 1 (output outermost [4, 8]).
-    // AllToAllV: no split_count.
-    // CHECK-NEXT: %a2av = bir.collective_compute AllToAllV(%z) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xi32>) -> tensor<4xi32>
-    %a2av = bir.collective_compute AllToAllV(%z) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xi32>) -> tensor<4xi32>
+    // AllToAllV: no split_count; the data, then the initial output; ragged tables (2 peers x 1 update).
+    // CHECK-NEXT: %a2av = bir.collective_compute AllToAllV(%z, %z) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 2] send_sizes = [2, 1] output_offsets = [1, 0] recv_sizes = [2, 1] input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    %a2av = bir.collective_compute AllToAllV(%z, %z) replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 input_offsets = [0, 2] send_sizes = [2, 1] output_offsets = [1, 0] recv_sizes = [2, 1] input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
     // CHECK-NEXT: func.return
     func.return
   // CHECK-NEXT: }
@@ -59,12 +59,16 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
     // CHECK-NEXT: %p = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
     %p = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
     // collective_broadcast lowering: root 0 -> every member.
-    // CHECK-NEXT: %bc = bir.collective_compute PermuteImplicit(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-    %bc = bir.collective_compute PermuteImplicit(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-    // CHECK-NEXT: %pr = bir.collective_compute PermuteReduce(%x) op = add permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-    %pr = bir.collective_compute PermuteReduce(%x) op = add permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-    // CHECK-NEXT: %pri = bir.collective_compute PermuteReduceImplicit(%x) permute_chain = [[1, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-    %pri = bir.collective_compute PermuteReduceImplicit(%x) permute_chain = [[1, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+    // CHECK-NEXT: %bc = bir.collective_compute Permute(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+    %bc = bir.collective_compute Permute(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+    // Implicit permutes: the rings in ring order, no chain.
+    // CHECK-NEXT: %pi = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+    %pi = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1, 2, 3], [4, 5, 6, 7]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+    // PermuteReduce*: the sent buffer, then the local one.
+    // CHECK-NEXT: %pr = bir.collective_compute PermuteReduce(%x, %x) op = add permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %pr = bir.collective_compute PermuteReduce(%x, %x) op = add permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    // CHECK-NEXT: %pri = bir.collective_compute PermuteReduceImplicit(%x, %x) replica_groups = [[0, 7, 6, 5, 4, 3, 2, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %pri = bir.collective_compute PermuteReduceImplicit(%x, %x) replica_groups = [[0, 7, 6, 5, 4, 3, 2, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>, #bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     // SendRecv: per-device recv_from_rank / send_to_rank tables (-1 = none).
     // CHECK-NEXT: %sr = bir.collective_compute SendRecv(%x) dma_qos = 1 pipe_id = 2 dyn_pipe_id = 0 recv_from_rank = [1, 0, -1, -1, -1, -1, -1, -1] send_to_rank = [1, 0, -1, -1, -1, -1, -1, -1] local initial_core_barrier use_gpsimd_dma input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
     %sr = bir.collective_compute SendRecv(%x) dma_qos = 1 pipe_id = 2 dyn_pipe_id = 0 recv_from_rank = [1, 0, -1, -1, -1, -1, -1, -1] send_to_rank = [1, 0, -1, -1, -1, -1, -1, -1] local initial_core_barrier use_gpsimd_dma input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
@@ -73,6 +77,14 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
     %cce = bir.collective_compute SendRecvCCE(%x) op = add recv_from_ranks = [[0, 1], [0, 2]] barrier_id = 7 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
     // CHECK-NEXT: bir.collective_send %x peer_id = [1, -1, -1, -1, -1, -1, -1, -1] channel_id = 1 : tensor<4xf32>
     bir.collective_send %x peer_id = [1, -1, -1, -1, -1, -1, -1, -1] channel_id = 1 : tensor<4xf32>
+    // Send / recv with their sequential access patterns.
+    // CHECK-NEXT: bir.collective_send %x peer_id = [1, -1, -1, -1, -1, -1, -1, -1] channel_id = 2 input_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
+    bir.collective_send %x peer_id = [1, -1, -1, -1, -1, -1, -1, -1] channel_id = 2 input_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
+    // CHECK-NEXT: %r2 = bir.collective_recv peer_id = [-1, 0, -1, -1, -1, -1, -1, -1] channel_id = 2 output_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
+    %r2 = bir.collective_recv peer_id = [-1, 0, -1, -1, -1, -1, -1, -1] channel_id = 2 output_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
+    // BroadcastPartition: one core, 4 partitions of the 16 DVE channels.
+    // CHECK-NEXT: %bp = bir.broadcast_partition %x partitions = 4 channels = 16 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[4, 4], [1, 4]]>] : (tensor<4xf32>) -> tensor<4x4xf32>
+    %bp = bir.broadcast_partition %x partitions = 4 channels = 16 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[4, 4], [1, 4]]>] : (tensor<4xf32>) -> tensor<4x4xf32>
     // CHECK-NEXT: %r = bir.collective_recv peer_id = [-1, 0, -1, -1, -1, -1, -1, -1] channel_id = 1 : tensor<4xf32>
     %r = bir.collective_recv peer_id = [-1, 0, -1, -1, -1, -1, -1, -1] channel_id = 1 : tensor<4xf32>
     // CHECK-NEXT: func.return
@@ -98,6 +110,11 @@ builtin.module attributes {hlo.num_partitions = 8 : i64, hlo.num_replicas = 1 : 
     %b6 = bir.core_barrier %b5 cores = [0, 1] engine = SP cb_id = 6 : tensor<1xi32>
     // CHECK-NEXT: %rank = bir.get_global_rank_id world_size = 8 engine = ALL : tensor<ui32>
     %rank = bir.get_global_rank_id world_size = 8 engine = ALL : tensor<ui32>
+    // The semaphore read and written; the rank bound to a named uint32 register.
+    // CHECK-NEXT: %b7 = bir.core_barrier %b6 cores = [0, 1] cb_id = 7 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : tensor<1xi32>
+    %b7 = bir.core_barrier %b6 cores = [0, 1] cb_id = 7 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : tensor<1xi32>
+    // CHECK-NEXT: %rank2 = bir.get_global_rank_id world_size = 8 engine = ALL register = "rank_id_0" : tensor<ui32>
+    %rank2 = bir.get_global_rank_id world_size = 8 engine = ALL register = "rank_id_0" : tensor<ui32>
     // CHECK-NEXT: func.return
     func.return
   // CHECK-NEXT: }
