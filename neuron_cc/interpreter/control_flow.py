@@ -45,8 +45,11 @@ IDENTITY_CUSTOM_CALLS = frozenset(
         "Sharding",
         "SPMDFullToShardShape",
         "SPMDShardToFullShape",
+        "CoreBarrier",
     }
 )
+"""Custom calls that pass their one operand through (the sharding markers; CoreBarrier, a
+rendezvous that leaves its semaphore's data unchanged, as bir.core_barrier does)."""
 
 
 def describe(op: Operation) -> str:

@@ -84,7 +84,7 @@ builtin.module attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions = 2 : 
 // CHECK-NEXT:     %crp = bir.collective_compute AllReduce(%x) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     %flat = bir.collective_compute AllReduce(%x) op = add replica_groups = [[0, 3], [1, 2]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     %pr = bir.collective_compute Permute(%x) permute_chain = [[0, 2], [1, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:     %pp = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 0], [2, 3], [3, 2]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:     %pp = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1], [2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     func.return %cr, %crp, %flat, %pr, %pp : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
 
@@ -245,8 +245,8 @@ builtin.module attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions = 2 : 
 
 // CHECK-LABEL: func.func @send_recv(
 // CHECK-NEXT:     %t = hlo.after_all()
-// CHECK-NEXT:     bir.collective_send %x peer_id = [1, -1, 3, -1] channel_id = 5 : tensor<4xf32>
-// CHECK-NEXT:     %data = bir.collective_recv peer_id = [-1, 0, -1, 2] channel_id = 5 : tensor<4xf32>
+// CHECK-NEXT:     bir.collective_send %x peer_id = [1, -1, 3, -1] channel_id = 5 input_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
+// CHECK-NEXT:     %data = bir.collective_recv peer_id = [-1, 0, -1, 2] channel_id = 5 output_aps = [#bir.ap<0, [[1, 4]]>] : tensor<4xf32>
 // CHECK-NEXT:     %all = hlo.after_all(%t, %t)
 // CHECK-NEXT:     func.return %data, %all : tensor<4xf32>, !hlo.token
 // CHECK-NEXT:   }
@@ -263,7 +263,7 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 }
 
 // CHECK-LABEL: func.func @recv_tuple(
-// CHECK-NEXT:     [[V0:%[0-9]+]] = bir.collective_recv peer_id = [1, -1] channel_id = 1 : tensor<2xi32>
+// CHECK-NEXT:     [[V0:%[0-9]+]] = bir.collective_recv peer_id = [1, -1] channel_id = 1 output_aps = [#bir.ap<0, [[1, 2]]>] : tensor<2xi32>
 // CHECK-NEXT:     %rd = hlo.tuple [[V0]], %t : tuple<tensor<2xi32>, !hlo.token>
 // CHECK-NEXT:     func.return %rd : tuple<tensor<2xi32>, !hlo.token>
 // CHECK-NEXT:   }
@@ -280,8 +280,8 @@ builtin.module attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions = 4 : 
 }
 
 // CHECK-LABEL: func.func @partition_id(
-// CHECK-NEXT:     %p = bir.get_global_rank_id world_size = 4 engine = ALL : tensor<ui32>
-// CHECK-NEXT:     %r = bir.get_global_rank_id world_size = 2 engine = ALL : tensor<ui32>
+// CHECK-NEXT:     %p = bir.get_global_rank_id world_size = 4 engine = ALL register = "rank_id_0" : tensor<ui32>
+// CHECK-NEXT:     %r = bir.get_global_rank_id world_size = 2 engine = ALL register = "rank_id_1" : tensor<ui32>
 // CHECK-NEXT:     func.return %p, %r : tensor<ui32>, tensor<ui32>
 // CHECK-NEXT:   }
 
@@ -316,8 +316,8 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 }
 
 // CHECK-LABEL: func.func @core_barrier(
-// CHECK-NEXT:     %a = bir.core_barrier %s cores = [0, 1] cb_id = 3 : tensor<1xi32>
-// CHECK-NEXT:     %b = bir.core_barrier %a cores = [0, 1] engine = Pool cb_id = 0 : tensor<1xi32>
+// CHECK-NEXT:     %a = bir.core_barrier %s cores = [0, 1] cb_id = 3 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : tensor<1xi32>
+// CHECK-NEXT:     %b = bir.core_barrier %a cores = [0, 1] engine = Pool cb_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : tensor<1xi32>
 // CHECK-NEXT:     %c = hlo.custom_call "Other"(%b) : (tensor<1xi32>) -> tensor<1xi32>
 // CHECK-NEXT:     func.return %a, %b, %c : tensor<1xi32>, tensor<1xi32>, tensor<1xi32>
 // CHECK-NEXT:   }
@@ -335,7 +335,7 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 
 // CHECK-LABEL: func.func @copied_fields(
 // CHECK-NEXT:     %g = bir.collective_compute AllGather(%x) replica_groups = [[0, 1]] cc_type_hint = None dma_qos = 3 unique_tensors_type = "weights" stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[4, 2], [1, 4]]>] : (tensor<4xf32>) -> tensor<8xf32>
-// CHECK-NEXT:     %p = bir.collective_compute Permute(%x) dma_qos = 2 permute_chain = [[0, 1], [1, 0]] unique_tensors_type = "acts" stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:     %p = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1]] dma_qos = 2 unique_tensors_type = "acts" stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     func.return %g, %p : tensor<8xf32>, tensor<4xf32>
 // CHECK-NEXT:   }
 
@@ -396,7 +396,7 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 // CHECK-NEXT:     func.return %loop : tuple<tensor<i32>, tensor<4xf32>>
 // CHECK-NEXT:   }
 // CHECK-LABEL: func.func @helper(
-// CHECK-NEXT:     %p = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:     %p = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 4]]>] output_aps = [#bir.ap<0, [[1, 4]]>] : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:     func.return %p : tensor<4xf32>
 // CHECK-NEXT:   }
 
@@ -442,7 +442,7 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 // CHECK-NEXT:     %sc = bir.collective_compute AllReduce(%z) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : (tensor<f32>) -> tensor<f32>
 // CHECK-NEXT:     %rs = bir.collective_compute ReduceScatter(%w) op = add replica_groups = [[0, 1, 2, 3]] cc_type_hint = FSDP stream_id = 1 input_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 4], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<4x2xf32>
 // CHECK-NEXT:     %aa = bir.collective_compute AllToAll(%w) replica_groups = [[0, 1, 2, 3]] stream_id = 0 split_count = 4 input_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] output_aps = [#bir.ap<0, [[8, 4], [2, 4], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<16x2xf32>
-// CHECK-NEXT:     %p = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 2], [2, 3], [3, 0]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT:     %p = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // CHECK-NEXT:     %b = bir.collective_compute Permute(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // CHECK-NEXT:     %l = bir.collective_compute SendRecv(%x) recv_from_rank = [-1, 0, -1, -1] send_to_rank = [1, -1, -1, -1] local initial_core_barrier input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // CHECK-NEXT:     %small = bir.collective_compute Permute(%y) permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[1, 3]]>] : (tensor<3xf32>) -> tensor<3xf32>
@@ -456,7 +456,7 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 // TILE-NEXT:     %sc = bir.collective_compute AllReduce(%z) op = add replica_groups = [[0, 1, 2, 3]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 1]]>] output_aps = [#bir.ap<0, [[1, 1]]>] : (tensor<f32>) -> tensor<f32>
 // TILE-NEXT:     %rs = bir.collective_compute ReduceScatter(%w) op = add replica_groups = [[0, 1, 2, 3]] cc_type_hint = FSDP stream_id = 1 tiled input_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 2], [1, 2]]>, #bir.ap<4, [[2, 2], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<4x2xf32>
 // TILE-NEXT:     %aa = bir.collective_compute AllToAll(%w) replica_groups = [[0, 1, 2, 3]] stream_id = 0 split_count = 4 tiled input_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] output_aps = [#bir.ap<0, [[8, 4], [2, 2], [1, 2]]>, #bir.ap<4, [[8, 4], [2, 2], [1, 2]]>] : (tensor<16x2xf32>) -> tensor<16x2xf32>
-// TILE-NEXT:     %p = bir.collective_compute Permute(%x) permute_chain = [[0, 1], [1, 2], [2, 3], [3, 0]] stream_id = 0 channel_id = 4 tiled input_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
+// TILE-NEXT:     %p = bir.collective_compute PermuteImplicit(%x) replica_groups = [[0, 1, 2, 3]] stream_id = 0 channel_id = 4 tiled input_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // TILE-NEXT:     %b = bir.collective_compute Permute(%x) permute_chain = [[0, 0], [0, 1], [0, 2], [0, 3]] stream_id = 0 channel_id = 4 tiled input_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 3], [1, 4]]>, #bir.ap<12, [[4, 3], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // TILE-NEXT:     %l = bir.collective_compute SendRecv(%x) recv_from_rank = [-1, 0, -1, -1] send_to_rank = [1, -1, -1, -1] local initial_core_barrier input_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] output_aps = [#bir.ap<0, [[4, 6], [1, 4]]>] : (tensor<6x4xf32>) -> tensor<6x4xf32>
 // TILE-NEXT:     %small = bir.collective_compute Permute(%y) permute_chain = [[0, 1]] stream_id = 0 input_aps = [#bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[1, 3]]>] : (tensor<3xf32>) -> tensor<3xf32>
@@ -510,17 +510,6 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 }
 
 // CHECK: convert-hlo-to-bir: %and: cannot map the reduction region of 'hlo.all_reduce' (hlo.and) to an ALU op
-
-// -----
-
-builtin.module attributes {hlo.num_partitions = 2 : i64} {
-  func.func @tuple_all_to_all(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
-    %t = hlo.all_to_all(%x, %y) replica_groups = [[0, 1]] channel_id = 1 : (tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
-    func.return %t : tuple<tensor<4xf32>, tensor<4xf32>>
-  }
-}
-
-// CHECK: convert-hlo-to-bir: %t: tuple-form all_to_all is not supported by convert-hlo-to-bir
 
 // -----
 
