@@ -392,6 +392,47 @@ BASES: dict[str, dict[str, Any]] = {
     "send": {"opcode": "CollectiveSend", "inst_type": 49, "peer_id": [1, -1], "channel_id": 1},
     "barrier": {"opcode": "CoreBarrier", "inst_type": 87, "cores": [0, 1], "cb_id": 0},
     "rank": {"opcode": "GetGlobalRankId", "inst_type": 11, "world_size": 8, "engine": "ALL"},
+    "implicit": {
+        "opcode": "CollectiveCompute",
+        "inst_type": 48,
+        "replica_groups": [[0, 1]],
+        "kind": "PermuteReduceImplicit",
+        "stream_id": 0,
+        "access_patterns": {"inputs": [ap(0, [[1, 8]])] * 2, "outputs": [ap(0, [[1, 8]])]},
+    },
+    "all-to-all-v": {
+        "opcode": "CollectiveCompute",
+        "inst_type": 48,
+        "replica_groups": [[0, 1]],
+        "kind": "AllToAllV",
+        "stream_id": 0,
+        "input_offsets": [0, 4],
+        "send_sizes": [4, 4],
+        "output_offsets": [0, 4],
+        "recv_sizes": [4, 4],
+        "access_patterns": {"inputs": [ap(0, [[1, 8]])] * 2, "outputs": [ap(0, [[1, 8]])]},
+    },
+    "sequential": {
+        "opcode": "CollectiveSend",
+        "inst_type": 49,
+        "peer_id": [1, -1],
+        "channel_id": 1,
+        "access_patterns": {"inputs": [ap(0, [[1, 8]])], "outputs": []},
+    },
+    "register": {
+        "opcode": "GetGlobalRankId",
+        "inst_type": 11,
+        "world_size": 8,
+        "engine": "ALL",
+        "register": {"name": "rank_id_0", "dtype": "uint32"},
+    },
+    "broadcast-partition": {
+        "opcode": "BroadcastPartition",
+        "inst_type": 1000,
+        "partitions": 4,
+        "channels": 16,
+        "access_patterns": {"inputs": [ap(0, [[1, 8]])], "outputs": [ap(0, [[8, 4], [1, 8]])]},
+    },
 }
 """Valid documents; each bad document below is one of them with one change."""
 
@@ -457,6 +498,21 @@ BAD_CHANGES: dict[str, tuple[str, dict[str, Any]]] = {
     "rank id on a non-ALL engine": ("rank", {"engine": "PE"}),
     "rank id without engine": ("rank", {"engine": UNSET}),
     "rank id world size 0": ("rank", {"world_size": 0}),
+    "chain on an implicit permute": ("implicit", {"permute_chain": [[0, 1]]}),
+    "implicit permute without rings": ("implicit", {"replica_groups": UNSET}),
+    "op on PermuteReduceImplicit": ("implicit", {"op": "add"}),
+    "all-to-all-v without a table": ("all-to-all-v", {"recv_sizes": UNSET}),
+    "negative ragged offset": ("all-to-all-v", {"input_offsets": [-1, 4]}),
+    "ragged table on all-to-all": ("all-to-all-v", {"kind": "AllToAll", "split_count": 2}),
+    "two send patterns": (
+        "sequential",
+        {"access_patterns": {"inputs": [ap(0, [[1, 4]]), ap(4, [[1, 4]])], "outputs": []}},
+    ),
+    "register not uint32": ("register", {"register": {"name": "r", "dtype": "int32"}}),
+    "register not a name": ("register", {"register": {"name": "0r", "dtype": "uint32"}}),
+    "broadcast without partitions": ("broadcast-partition", {"partitions": UNSET}),
+    "broadcast with zero channels": ("broadcast-partition", {"channels": 0}),
+    "broadcast with a kind": ("broadcast-partition", {"kind": "Permute"}),
 }
 
 
@@ -593,12 +649,18 @@ def test_corpus_tiled_bir_json_validates(case: str) -> None:
         if node.get("tiled"):
             patterns = node["access_patterns"]
             assert len(patterns["inputs"]) == len(patterns["outputs"])
-            assert node.get("channel_id") == (2 if node["kind"] == "Permute" else None)
+            permute = node["kind"].startswith("Permute")
+            assert node.get("channel_id") == (2 if permute else None)
+            keys = list(node)
+            if permute:  # the codegen's tiled order: channel_id before kind
+                assert keys.index("channel_id") < keys.index("kind")
+            assert keys.index("stream_id") > keys.index("access_patterns")
 
 
 def test_tiled_corpus_permute_has_one_ap_per_tile() -> None:
     [node] = json.loads(bir_to_json(converted("ppermute_ring_loop", tile_bytes=32)))
-    assert (node["kind"], node["channel_id"], node["tiled"]) == ("Permute", 2, True)
+    assert (node["kind"], node["channel_id"], node["tiled"]) == ("PermuteImplicit", 2, True)
+    assert node["replica_groups"] == [[0, 1, 2, 3, 4, 5, 6, 7]] and "permute_chain" not in node
     tiles = [ap(0, [[8, 1], [1, 8]]), ap(8, [[8, 1], [1, 8]])]
     assert node["access_patterns"] == {"inputs": tiles, "outputs": tiles}
 
@@ -615,3 +677,62 @@ def test_corpus_through_neuron_opt(tool: Any) -> None:
     result = tool("neuron-opt", spmd, "-p", "convert-hlo-to-bir", "--emit", "bir-json")
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == (GOLDEN / f"{case}.json").read_text()
+
+
+# --- issue 19: the new kinds and fields through the lowering ---------------------------------
+
+KINDS_LIT = ROOT / "tests" / "filecheck" / "transforms" / "convert-hlo-to-bir-kinds.mlir"
+
+
+def _kinds_case(name: str, **options: Any) -> list[dict[str, Any]]:
+    chunk = next(c for c in KINDS_LIT.read_text().split("// -----\n") if f"@{name}(" in c)
+    body = "\n".join(line for line in chunk.splitlines() if not line.startswith("//"))
+    module = parse(body)
+    _convert_pass()(**options).apply(_context(), module)
+    module.verify()
+    document = json.loads(bir_to_json(module))
+    validator().validate(document)
+    return document
+
+
+def test_permute_reduce_and_tiled_variant_json() -> None:
+    untiled = _kinds_case("permute_reduce")
+    assert [n["kind"] for n in untiled] == ["PermuteReduce"] * 4
+    assert [n["op"] for n in untiled] == ["add", "mult", "max", "min"]
+    assert len(untiled[0]["access_patterns"]["inputs"]) == 2  # the sent and the local buffer
+    assert list(untiled[0])[2:] == ["op", "kind", "permute_chain", "stream_id", "access_patterns"]
+    tiled = _kinds_case("permute_reduce", tile_bytes=8, ring_channels=4)
+    keys = ["op", "channel_id", "kind", "permute_chain", "tiled", "access_patterns", "stream_id"]
+    assert list(tiled[0])[2:] == keys
+    assert tiled[0]["channel_id"] == 4
+    assert len(tiled[0]["access_patterns"]["inputs"]) == 4  # 2 buffers x 2 tiles
+
+
+def test_implicit_permute_json_has_rings_not_a_chain() -> None:
+    nodes = _kinds_case("implicit_permutes")
+    ring = nodes[3]
+    assert ring["kind"] == "PermuteImplicit" and "permute_chain" not in ring
+    assert ring["replica_groups"] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert nodes[4]["kind"] == "Permute"
+
+
+def test_cce_all_to_all_v_broadcast_and_fields_json() -> None:
+    cce = _kinds_case("send_recv_cce")
+    assert cce[1]["kind"] == "SendRecvCCE" and cce[1]["barrier_id"] == 6
+    assert cce[1]["recv_from_ranks"][:2] == [[0, 1], [0, 2]]
+    assert "stream_id" not in cce[1]
+    [a2av] = _kinds_case("all_to_all_v")
+    assert (a2av["input_offsets"], a2av["send_sizes"]) == ([0, 2], [2, 3])
+    assert (a2av["output_offsets"], a2av["recv_sizes"]) == ([0, 2], [2, 3])
+    nodes = _kinds_case("broadcast_partition", dve_channels=16)
+    assert [(n["opcode"], n["partitions"], n["channels"]) for n in nodes] == [
+        ("BroadcastPartition", 4, 16),
+        ("BroadcastPartition", 16, 16),
+    ]
+    fields = _kinds_case("send_recv_fields", use_gpsimd_dma=True)
+    assert (fields[0]["pipe_id"], fields[0]["dyn_pipe_id"], fields[0]["use_gpsimd_dma"]) == (
+        3,
+        1,
+        True,
+    )
+    assert fields[1]["pipe_id"] == 7 and fields[1]["use_gpsimd_dma"] is True

@@ -232,24 +232,37 @@ def test_all_to_all_split0_concat1() -> None:
     check(got, np.stack(expected))
 
 
-def test_all_to_all_v_two_groups() -> None:
-    x = dev_arange((4,))
-    ap = "#bir.ap<0, [[2, 2], [1, 2]]>"
-    body = compute(
-        "AllToAllV",
-        "replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0",
-        "tensor<4xf32>",
-        "tensor<4xf32>",
-        ap,
-        ap,
+def compute2(kind: str, fields: str, in_t: str, out_t: str, aps: tuple[str, str, str]) -> str:
+    """A collective_compute with two inputs (%a0 sent, %a1 local / initial output)."""
+    return (
+        f"%y = bir.collective_compute {kind}(%a0, %a1) {fields} input_aps = [{aps[0]}, "
+        f"{aps[1]}] output_aps = [{aps[2]}] : ({in_t}, {out_t}) -> {out_t}"
     )
-    got = run1(body, ["tensor<4xf32>"], "tensor<4xf32>", x)
-    expected = []
+
+
+def test_all_to_all_v_ragged_rows() -> None:
+    """Groups [[0, 1], ...]: rank j gets rows io[j*U+u] : +ss of each member at row oo[...]."""
+    x = dev_arange((6, 2))
+    init = np.full((8, 5, 2), -1.0, np.float32)
+    fields = (
+        "replica_groups = [[0, 1], [2, 3], [4, 5], [6, 7]] stream_id = 0 "
+        "input_offsets = [0, 2] send_sizes = [2, 3] output_offsets = [0, 2] recv_sizes = [2, 3]"
+    )
+    aps = (
+        "#bir.ap<0, [[2, 6], [1, 2]]>",
+        "#bir.ap<0, [[2, 5], [1, 2]]>",
+        "#bir.ap<0, [[2, 5], [1, 2]]>",
+    )
+    body = compute2("AllToAllV", fields, "tensor<6x2xf32>", "tensor<5x2xf32>", aps)
+    result = run(body, ["tensor<6x2xf32>", "tensor<5x2xf32>"], "tensor<5x2xf32>", x, init)
+    expected = init.copy()
     for d in range(8):
-        a, b = (d // 2) * 2, (d // 2) * 2 + 1
-        k = d % 2
-        expected.append(np.concatenate([x[a][2 * k : 2 * k + 2], x[b][2 * k : 2 * k + 2]]))
-    check(got, np.stack(expected))
+        group = [d - d % 2, d - d % 2 + 1]
+        for j, peer in enumerate(group):
+            start, count, dest = (0, 2, 0) if j == 0 else (2, 3, 2)
+            expected[peer, dest : dest + count] = x[d, start : start + count]
+    check(result.outputs[0], expected)
+    assert result.state.stats["all-to-all-v"].launches == 1
 
 
 # --- tiled forms -----------------------------------------------------------------------------
@@ -330,7 +343,7 @@ def test_permute_broadcast_chain() -> None:
     x = dev_arange((4,))
     chain = "[[2, 0], [2, 1], [2, 2], [2, 3]]"
     body = compute(
-        "PermuteImplicit",
+        "Permute",
         f"permute_chain = {chain} stream_id = 0",
         "tensor<4xf32>",
         "tensor<4xf32>",
@@ -341,20 +354,68 @@ def test_permute_broadcast_chain() -> None:
     check(got, np.stack([x[2]] * 4 + [np.zeros(4, np.float32)] * 4))
 
 
-def test_permute_reduce() -> None:
+def test_permute_implicit_rings() -> None:
+    """Member k of a ring receives from member k-1: ring order [0, 3, 2, 1] is a shift by -1."""
     x = dev_arange((4,))
+    groups = "[[0, 3, 2, 1], [4, 5, 6, 7]]"
     body = compute(
-        "PermuteReduce",
-        "op = add permute_chain = [[0, 1], [1, 0]] stream_id = 0",
+        "PermuteImplicit",
+        f"replica_groups = {groups} stream_id = 0",
         "tensor<4xf32>",
         "tensor<4xf32>",
         ROW,
         ROW,
     )
     got = run1(body, ["tensor<4xf32>"], "tensor<4xf32>", x)
-    expected = x.copy()
-    expected[0] = expected[1] = x[0] + x[1]
-    check(got, expected)
+    source = [1, 2, 3, 0, 7, 4, 5, 6]
+    check(got, x[source])
+
+
+@pytest.mark.parametrize(
+    ("op", "fn"), [("add", np.add), ("mult", np.multiply), ("max", np.maximum), ("min", np.minimum)]
+)
+def test_permute_reduce_combines_with_the_local_input(op: str, fn: Any) -> None:
+    """out = op(local, received); device 2.. receive nothing, i.e. zeros, as in hlo."""
+    x = dev_arange((4,)) - 250
+    local = dev_arange((4,)) * -1.5
+    body = compute2(
+        "PermuteReduce",
+        f"op = {op} permute_chain = [[0, 1], [1, 0]] stream_id = 0",
+        "tensor<4xf32>",
+        "tensor<4xf32>",
+        (ROW, ROW, ROW),
+    )
+    got = run1(body, ["tensor<4xf32>", "tensor<4xf32>"], "tensor<4xf32>", x, local)
+    received = np.zeros_like(x)
+    received[[0, 1]] = x[[1, 0]]
+    check(got, fn(local, received).astype(np.float32))
+
+
+def test_permute_reduce_implicit_adds_over_the_ring() -> None:
+    x, local = dev_arange((4,)), dev_arange((4,)) * 3
+    body = compute2(
+        "PermuteReduceImplicit",
+        f"replica_groups = {ALL8} stream_id = 0",
+        "tensor<4xf32>",
+        "tensor<4xf32>",
+        (ROW, ROW, ROW),
+    )
+    got = run1(body, ["tensor<4xf32>", "tensor<4xf32>"], "tensor<4xf32>", x, local)
+    check(got, local + x[[7, 0, 1, 2, 3, 4, 5, 6]])
+
+
+def test_tiled_permute_reduce_tiles_both_inputs() -> None:
+    x, local = dev_arange((4,)), dev_arange((4,)) + 0.5
+    tiles = "#bir.ap<0, [[1, 2]]>, #bir.ap<2, [[1, 2]]>"
+    body = (
+        "%y = bir.collective_compute PermuteReduce(%a0, %a1) op = max permute_chain = [[3, 0]] "
+        f"stream_id = 0 channel_id = 2 tiled input_aps = [{tiles}, {tiles}] output_aps = "
+        f"[{tiles}] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+    )
+    got = run1(body, ["tensor<4xf32>", "tensor<4xf32>"], "tensor<4xf32>", x, local)
+    received = np.zeros_like(x)
+    received[0] = x[3]
+    check(got, np.maximum(local, received))
 
 
 def test_send_recv_table() -> None:
@@ -377,20 +438,33 @@ def test_send_recv_table() -> None:
 
 
 def test_send_recv_cce_reduces_sources() -> None:
+    """Receiver r folds its sources in order (s = r: its own value); others get zeros."""
     x = dev_arange((4,))
     body = compute(
         "SendRecvCCE",
-        "op = add recv_from_ranks = [[0, 1], [0, 2], [3, 4]] barrier_id = 3",
+        "op = max recv_from_ranks = [[0, 1], [0, 0], [0, 2], [3, 4]] barrier_id = 3",
         "tensor<4xf32>",
         "tensor<4xf32>",
         ROW,
         ROW,
     )
-    got = run1(body, ["tensor<4xf32>"], "tensor<4xf32>", x)
-    expected = x.copy()
-    expected[0] = x[0] + x[1] + x[2]
-    expected[3] = x[3] + x[4]
-    check(got, expected)
+    result = run(body, ["tensor<4xf32>"], "tensor<4xf32>", x - 150)
+    expected = np.zeros_like(x)
+    expected[0] = np.maximum(np.maximum(x[1], x[0]), x[2]) - 150
+    expected[3] = x[4] - 150
+    check(result.outputs[0], expected)
+    assert result.state.stats["send-recv-cce"].launches == 1
+
+
+def test_broadcast_partition_repeats_the_row() -> None:
+    x = dev_arange((3,))
+    body = (
+        "%y = bir.broadcast_partition %a0 partitions = 4 channels = 16 input_aps = "
+        "[#bir.ap<0, [[1, 3]]>] output_aps = [#bir.ap<0, [[3, 4], [1, 3]]>] : "
+        "(tensor<3xf32>) -> tensor<4x3xf32>"
+    )
+    got = run1(body, ["tensor<3xf32>"], "tensor<4x3xf32>", x)
+    check(got, np.repeat(x[:, None], 4, axis=1))
 
 
 def test_collective_send_recv() -> None:
