@@ -660,7 +660,8 @@ def test_corpus_tiled_bir_json_validates(case: str) -> None:
 def test_tiled_corpus_permute_has_one_ap_per_tile() -> None:
     [node] = json.loads(bir_to_json(converted("ppermute_ring_loop", tile_bytes=32)))
     assert (node["kind"], node["channel_id"], node["tiled"]) == ("PermuteImplicit", 2, True)
-    assert node["replica_groups"] == [[0, 1, 2, 3, 4, 5, 6, 7]] and "permute_chain" not in node
+    assert node["replica_groups"] == [[0, 1, 2, 3, 4, 5, 6, 7]]
+    assert "permute_chain" not in node
     tiles = [ap(0, [[8, 1], [1, 8]]), ap(8, [[8, 1], [1, 8]])]
     assert node["access_patterns"] == {"inputs": tiles, "outputs": tiles}
 
@@ -711,14 +712,16 @@ def test_permute_reduce_and_tiled_variant_json() -> None:
 def test_implicit_permute_json_has_rings_not_a_chain() -> None:
     nodes = _kinds_case("implicit_permutes")
     ring = nodes[3]
-    assert ring["kind"] == "PermuteImplicit" and "permute_chain" not in ring
+    assert ring["kind"] == "PermuteImplicit"
+    assert "permute_chain" not in ring
     assert ring["replica_groups"] == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert nodes[4]["kind"] == "Permute"
 
 
 def test_cce_all_to_all_v_broadcast_and_fields_json() -> None:
     cce = _kinds_case("send_recv_cce")
-    assert cce[1]["kind"] == "SendRecvCCE" and cce[1]["barrier_id"] == 6
+    assert cce[1]["kind"] == "SendRecvCCE"
+    assert cce[1]["barrier_id"] == 6
     assert cce[1]["recv_from_ranks"][:2] == [[0, 1], [0, 2]]
     assert "stream_id" not in cce[1]
     [a2av] = _kinds_case("all_to_all_v")
@@ -735,4 +738,5 @@ def test_cce_all_to_all_v_broadcast_and_fields_json() -> None:
         1,
         True,
     )
-    assert fields[1]["pipe_id"] == 7 and fields[1]["use_gpsimd_dma"] is True
+    assert fields[1]["pipe_id"] == 7
+    assert fields[1]["use_gpsimd_dma"] is True

@@ -226,8 +226,13 @@ def test_failure_leaves_module_untouched() -> None:
     [
         ({"ring_channels": 3}, "ring-channels must be 1, 2 or 4, got 3"),
         ({"tile_bytes": -1}, "tile-bytes must be >= 0, got -1"),
+        ({"dve_channels": -2}, "dve-channels must be >= 0, got -2"),
     ],
 )
 def test_bad_options(options: dict[str, int], message: str) -> None:
     with pytest.raises(PassFailedException, match=message):
-        ConvertHloToBirPass(**options).apply(_context(), parse(SUBTRACT))
+        ConvertHloToBirPass(
+            tile_bytes=options.get("tile_bytes", 0),
+            ring_channels=options.get("ring_channels", 1),
+            dve_channels=options.get("dve_channels", 0),
+        ).apply(_context(), parse(SUBTRACT))

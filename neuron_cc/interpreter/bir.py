@@ -270,7 +270,7 @@ def _all_to_all_v(
     rows = [
         np.broadcast_to(np.array(t.data, dtype=np.int64), (devices, len(t.data))) for t in tables
     ]
-    return ragged_all_to_all(op, groups, [args[0], args[1], *rows])
+    return ragged_all_to_all(op, groups, (args[0], args[1], *rows))
 
 
 def _bytes(op: CollectiveComputeOp, n: int) -> float:

@@ -1,21 +1,26 @@
 """convert-hlo-to-bir: lower every hlo collective to the backend IR's collective nodes (issue 7 §2).
 
-In every function and region (one walk to collect and plan, then one rewrite; nothing changes when
-a lowering fails):
+In every function and region (one walk to collect and plan - the fusions first, then one op at
+a time - then one rewrite; nothing changes when a lowering fails):
 
 | hlo | bir |
 |---|---|
 | all_reduce | collective_compute kind=AllReduce, op from the reduction region |
-| reduce_scatter | kind=ReduceScatter, op from the region, cc_type_hint |
-| all_gather | kind=AllGather (op unset), cc_type_hint |
+| reduce_scatter (variadic too) | kind=ReduceScatter, op from the region, cc_type_hint |
+| all_gather (variadic too) | kind=AllGather (op unset), cc_type_hint |
 | all_to_all (array form) | kind=AllToAll, split_count = group size |
-| collective_permute | kind=Permute, permute_chain = the source_target_pairs (flattened ids) |
-| collective_permute tagged `local` | kind=SendRecv, recv_from_rank / send_to_rank, local, initial_core_barrier |
+| all_to_all (tuple form) | stacked, one AllToAll, unstacked (`bir_lowering/tuple_all_to_all.py`) |
+| ragged_all_to_all | kind=AllToAllV with the constant tables (`bir_lowering/ragged.py`) |
+| collective_permute | kind=Permute, permute_chain = the source_target_pairs (flattened ids); a ring shift: PermuteImplicit (`bir_lowering/permutes.py`) |
+| permute + add/multiply/maximum/minimum | PermuteReduce / PermuteReduceImplicit (`bir_lowering/permutes.py`) |
+| collective_permute tagged `local` | kind=SendRecv, recv_from_rank / send_to_rank, local, initial_core_barrier, pipe_id, dyn_pipe_id, use_gpsimd_dma |
+| chain of one op over `local` permutes of x | SendRecvCCE (`bir_lowering/send_recv_cce.py`) |
 | collective_broadcast | kind=Permute, permute_chain root -> every group member (root included) |
-| send / send_done | collective_send, peer_id = the target of each device (-1 none) |
-| recv / recv_done | collective_recv, peer_id = the source of each device (-1 none) |
-| partition_id / replica_id | get_global_rank_id world_size = P (resp. R), engine ALL |
-| custom_call "CoreBarrier" | core_barrier(cores, cb_id = barrier_id) |
+| broadcast to a new outermost dim (`dve-channels` > 0) | broadcast_partition (`bir_lowering/broadcast_partition.py`) |
+| send / send_done | collective_send, peer_id = the target of each device (-1 none), input_aps |
+| recv / recv_done | collective_recv, peer_id = the source of each device (-1 none), output_aps |
+| partition_id / replica_id | get_global_rank_id world_size = P (resp. R), engine ALL, register |
+| custom_call "CoreBarrier" | core_barrier(cores, cb_id = barrier_id), input_aps / output_aps |
 
 Reduction regions map add -> add, multiply -> mult, maximum -> max, minimum -> min; anything else
 fails naming the op and the region's ops. Every device id on a bir op is a FLATTENED device id
@@ -43,11 +48,17 @@ Choices:
   Permute; SendRecv has none). `dma_qos` (int) and `unique_tensors_type` (string) are copied from
   a discardable attribute or frontend attribute of that name when present.
 - A collective_permute is `local` when its frontend attributes hold `local=true` or it carries a
-  discardable `bir.local` attribute.
-- Field order (properties insertion order, kept by the JSON export): op, replica_groups, kind,
-  cc_type_hint, dma_qos, permute_chain, unique_tensors_type, stream_id, split_count,
-  recv_from_rank, send_to_rank, local, initial_core_barrier, channel_id, tiled, input_aps,
-  output_aps.
+  discardable `bir.local` attribute. `pipe_id` / `dyn_pipe_id` (integers) and `use_gpsimd_dma`
+  (a flag; or the `use-gpsimd-dma` option for every SendRecv) come from a discardable or
+  frontend attribute of that name.
+- Fusions (`fuse`, default on): SendRecvCCE chains are found first (they take `local` permutes),
+  then PermuteReduce (non-local permutes); an op a fusion took is not lowered again.
+- get_global_rank_id's register is `rank_id_<k>`, k counting the rank-id ops in program order.
+- Field order (properties insertion order, kept by the JSON export): `bir_json.COMPUTE_FIELDS`
+  (op, replica_groups, kind, cc_type_hint, dma_qos, permute_chain, unique_tensors_type,
+  stream_id, split_count, the SendRecv / SendRecvCCE / AllToAllV fields, channel_id, tiled,
+  input_aps, output_aps) or, for a tiled node, `bir_json.TILED_COMPUTE_FIELDS` (channel_id
+  before kind, stream_id after the access patterns).
 
 Access patterns (`neuron_cc.analysis.access_patterns`; there is no dimension field). For a buffer
 of shape S, stride_i its row-major strides, group size n and collective dim d, c = S_d / n:
@@ -342,11 +353,11 @@ def _plan_core_barrier(op: CustomCallOp) -> Plan:
 
 _SPECS: dict[type[Operation], Callable[[Operation, ConvertHloToBirPass], Spec]] = {
     AllReduceOp: _spec_all_reduce,  # pyright: ignore[reportAssignmentType]
-    ReduceScatterOp: _spec_reduce_scatter,  # pyright: ignore[reportAssignmentType]
-    AllGatherOp: _spec_all_gather,  # pyright: ignore[reportAssignmentType]
-    AllToAllOp: _spec_all_to_all,  # pyright: ignore[reportAssignmentType]
-    CollectiveBroadcastOp: _spec_broadcast,  # pyright: ignore[reportAssignmentType]
-    CollectivePermuteOp: _spec_permute,  # pyright: ignore[reportAssignmentType]
+    ReduceScatterOp: _spec_reduce_scatter,
+    AllGatherOp: _spec_all_gather,
+    AllToAllOp: _spec_all_to_all,
+    CollectiveBroadcastOp: _spec_broadcast,
+    CollectivePermuteOp: _spec_permute,
 }
 
 

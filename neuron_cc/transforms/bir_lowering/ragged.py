@@ -14,7 +14,7 @@ device, while a computed offset may differ per device. Anything else fails namin
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from neuron_cc.dialects.bir_attributes import CollectiveKind
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
@@ -46,7 +46,7 @@ def _table(op: RaggedAllToAllOp, index: int) -> DimensionsAttr:
     count = 1
     for size in dense.get_shape() or ():
         count *= size
-    values = [int(v) for v in dense.get_values()]
+    values = [v for v in dense.get_values() if isinstance(v, int)]
     if len(values) == 1 and count != 1:
         values = values * count
     return DimensionsAttr(tuple(values))
@@ -54,7 +54,7 @@ def _table(op: RaggedAllToAllOp, index: int) -> DimensionsAttr:
 
 def plan_ragged(op: RaggedAllToAllOp, builder: Builder) -> Plan:
     """The AllToAllV node of `op`."""
-    extra = {name: _table(op, i) for i, name in enumerate(TABLES)}
+    extra: dict[str, Attribute] = {name: _table(op, i) for i, name in enumerate(TABLES)}
     spec = Spec(CollectiveKind.AllToAllV, groups=groups_of(op), extra=extra)
     new = builder.build(op, spec, inputs=[op.input, op.output], result_types=[op.result.type])
     return replace_result(op, new)

@@ -100,7 +100,7 @@ def _extend(chains: dict[Operation, Chain], node: Operation) -> Chain | None:
             chain is None
             or chain.name != node.name
             or not child_v.has_one_use()
-            or child.parent_block() is not node.parent_block()  # pyright: ignore[reportOptionalMemberAccess]
+            or child.parent_block() is not node.parent_block()
             or (_is_bf16(node.results[0].type) and len(chain.tables) >= 2)
         ):
             continue

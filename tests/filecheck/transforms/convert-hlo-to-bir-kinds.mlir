@@ -250,34 +250,41 @@ builtin.module attributes {hlo.num_partitions = 2 : i64} {
 // -----
 
 // AllToAllV from ragged_all_to_all: the data and the initial output in, the constant offsets and
-// sizes as the node's fields (peer-major, 2 peers x 1 update), row-major patterns, never tiled.
+// sizes as the node's fields (peer-major, 2 peers x 1 update; a splat constant is expanded),
+// row-major patterns, never tiled.
 builtin.module attributes {hlo.num_partitions = 2 : i64} {
-  func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> tensor<5x2xf32> {
+  func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> (tensor<5x2xf32>, tensor<5x2xf32>) {
     %io = hlo.constant dense<[0, 2]> : tensor<2xi32>
     %ss = hlo.constant dense<[2, 3]> : tensor<2xi32>
     %oo = hlo.constant dense<[0, 2]> : tensor<2xi32>
     %rs = hlo.constant dense<[2, 3]> : tensor<2xi32>
     %r = hlo.ragged_all_to_all %x, %o, %io, %ss, %oo, %rs replica_groups = [[0, 1]] channel_id = 1 : (tensor<6x2xf32>, tensor<5x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<5x2xf32>
-    func.return %r : tensor<5x2xf32>
+    %one = hlo.constant dense<1> : tensor<2xi32>
+    %r1 = hlo.ragged_all_to_all %x, %o, %one, %one, %one, %one replica_groups = [[0, 1]] channel_id = 2 : (tensor<6x2xf32>, tensor<5x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<5x2xf32>
+    func.return %r, %r1 : tensor<5x2xf32>, tensor<5x2xf32>
   }
 }
 
-// CHECK-LABEL:   func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> tensor<5x2xf32> {
+// CHECK-LABEL:   func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> (tensor<5x2xf32>, tensor<5x2xf32>) {
 // CHECK-NEXT:     %io = hlo.constant dense<[0, 2]> : tensor<2xi32>
 // CHECK-NEXT:     %ss = hlo.constant dense<[2, 3]> : tensor<2xi32>
 // CHECK-NEXT:     %oo = hlo.constant dense<[0, 2]> : tensor<2xi32>
 // CHECK-NEXT:     %rs = hlo.constant dense<[2, 3]> : tensor<2xi32>
 // CHECK-NEXT:     %r = bir.collective_compute AllToAllV(%x, %o) replica_groups = [[0, 1]] stream_id = 0 input_offsets = [0, 2] send_sizes = [2, 3] output_offsets = [0, 2] recv_sizes = [2, 3] input_aps = [#bir.ap<0, [[2, 6], [1, 2]]>, #bir.ap<0, [[2, 5], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 5], [1, 2]]>] : (tensor<6x2xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
-// CHECK-NEXT:     func.return %r : tensor<5x2xf32>
+// CHECK-NEXT:     %one = hlo.constant dense<1> : tensor<2xi32>
+// CHECK-NEXT:     %r1 = bir.collective_compute AllToAllV(%x, %o) replica_groups = [[0, 1]] stream_id = 0 input_offsets = [1, 1] send_sizes = [1, 1] output_offsets = [1, 1] recv_sizes = [1, 1] input_aps = [#bir.ap<0, [[2, 6], [1, 2]]>, #bir.ap<0, [[2, 5], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 5], [1, 2]]>] : (tensor<6x2xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
+// CHECK-NEXT:     func.return %r, %r1 : tensor<5x2xf32>, tensor<5x2xf32>
 // CHECK-NEXT:   }
 
-// TILE-LABEL:   func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> tensor<5x2xf32> {
+// TILE-LABEL:   func.func @all_to_all_v(%x: tensor<6x2xf32>, %o: tensor<5x2xf32>) -> (tensor<5x2xf32>, tensor<5x2xf32>) {
 // TILE-NEXT:     %io = hlo.constant dense<[0, 2]> : tensor<2xi32>
 // TILE-NEXT:     %ss = hlo.constant dense<[2, 3]> : tensor<2xi32>
 // TILE-NEXT:     %oo = hlo.constant dense<[0, 2]> : tensor<2xi32>
 // TILE-NEXT:     %rs = hlo.constant dense<[2, 3]> : tensor<2xi32>
 // TILE-NEXT:     %r = bir.collective_compute AllToAllV(%x, %o) replica_groups = [[0, 1]] stream_id = 0 input_offsets = [0, 2] send_sizes = [2, 3] output_offsets = [0, 2] recv_sizes = [2, 3] input_aps = [#bir.ap<0, [[2, 6], [1, 2]]>, #bir.ap<0, [[2, 5], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 5], [1, 2]]>] : (tensor<6x2xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
-// TILE-NEXT:     func.return %r : tensor<5x2xf32>
+// TILE-NEXT:     %one = hlo.constant dense<1> : tensor<2xi32>
+// TILE-NEXT:     %r1 = bir.collective_compute AllToAllV(%x, %o) replica_groups = [[0, 1]] stream_id = 0 input_offsets = [1, 1] send_sizes = [1, 1] output_offsets = [1, 1] recv_sizes = [1, 1] input_aps = [#bir.ap<0, [[2, 6], [1, 2]]>, #bir.ap<0, [[2, 5], [1, 2]]>] output_aps = [#bir.ap<0, [[2, 5], [1, 2]]>] : (tensor<6x2xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
+// TILE-NEXT:     func.return %r, %r1 : tensor<5x2xf32>, tensor<5x2xf32>
 // TILE-NEXT:   }
 
 // -----
