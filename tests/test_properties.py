@@ -276,7 +276,6 @@ BIR_REJECTED: Counter[str] = Counter()
 BIR_ACCEPTED: Counter[str] = Counter()
 BIR_REJECTIONS = (
     # documented limits of the lowering, checked by message
-    "tuple-form all_to_all is not supported",
     "Expect single broadcast buffer",
 )
 
@@ -336,6 +335,11 @@ EXPECTED_RECIPES = {
     "combinable/all_reduce",
     "combinable/all_gather",
     "combinable/reduce_scatter",
+    "permute_reduce/add",
+    "permute_reduce/multiply",
+    "permute_reduce/maximum",
+    "permute_reduce/minimum",
+    "send_recv_cce",
     "while/known",
     "while/unknown",
 }

@@ -16,7 +16,7 @@ ones a program contains, e.g. "general: all_reduce/flattened_id, all_reduce/mixe
   cross_replica_and_partition, flattened_id, cross_partition) with empty, explicit (shuffled,
   uniform or not) and iota replica groups; and `combinable/<kind>`: two or three all_reduces,
   all_gathers or reduce_scatters with one mode, one set of groups and one reducer (what the
-  combiners merge);
+  combiners merge); `permute_reduce/<op>` and `send_recv_cce`: what convert-hlo-to-bir fuses;
 - control flow: while loops with a known trip count (the JAX counter idiom, any start / step /
   direction), with a data-dependent trip count (a bound all-reduced over every device, so the
   predicate is the same everywhere) and nested loops; loop bodies are random programs of their
@@ -98,6 +98,7 @@ class Builder(DataBuilder, CollectiveBuilder, ControlFlowBuilder):
             ("misc", self.misc),
             ("collective", self.collective),
             ("combinable", self.combinable),
+            ("permute_fusion", self.permute_fusion),
         ]
         if depth < MAX_DEPTH and (depth == 0 or self.flip(0.6)):
             kinds.append(("while", lambda: self.while_loop(depth)))

@@ -7,7 +7,11 @@ explicit (shuffled, uniform or not) and iota replica groups, keeping every resul
 bound (multiply reducers only see values in [-1, 1] or [-2, 2]). The `combinable` recipe emits
 two or three all_reduces, all_gathers or reduce_scatters that share their group mode, replica
 groups and reducer (one combiner key, unless their element types differ), so the combiners
-have something to merge in the property suite.
+have something to merge in the property suite. The `permute_fusion` recipe emits what
+convert-hlo-to-bir fuses: a collective_permute (a ring shift or random pairs) combined by add /
+multiply / maximum / minimum with a value of its type (`permute_reduce/<op>`), or a chain of one
+such op over two or three `local` permutes of one value, each a permutation of every device, and
+maybe the value itself (`send_recv_cce`).
 """
 
 from __future__ import annotations
@@ -60,6 +64,53 @@ class CollectiveBuilder(ValueBuilder):
                 getattr(self, kind)()
         finally:
             self._pinned = None
+
+    def permute_fusion(self) -> None:
+        """PermuteReduce or SendRecvCCE material (module docstring)."""
+        v = self.bounded(self.operand(), 8.0)
+        op = self.choice(["add", "multiply", "maximum", "minimum"])
+        mode = self.choice(["cross_replica", "cross_partition"])
+        n = self.id_space(mode)
+        self.use(v)
+        if n >= 2 and self.flip(0.4):
+            self.recipe("send_recv_cce")
+            terms = [
+                self._permute_of(v, mode, self._full_pairs(n), local=True)
+                for _ in range(self.integers(2, 3))
+            ]
+            if self.flip(0.5):
+                terms.insert(self.integers(0, len(terms)), v)
+        else:
+            self.recipe(f"permute_reduce/{op}")
+            ring = n >= 2 and self.flip(0.5)
+            pairs = self._ring_pairs(n) if ring else self._full_pairs(n)[: self.integers(0, n)]
+            local = self.of_type(v.type)
+            self.use(local)
+            terms = [self._permute_of(v, mode, pairs, local=False), local]
+            if self.flip(0.5):
+                terms.reverse()
+        acc = terms[0]
+        for term in terms[1:]:
+            self.use(acc, term)
+            mag = acc.mag * term.mag if op == "multiply" else acc.mag + term.mag
+            acc = self.op(f"hlo.{op} {acc.name}, {term.name} : {v.type}", v.type, mag)
+
+    def _full_pairs(self, n: int) -> list[tuple[int, int]]:
+        targets = list(self.draw(st.permutations(range(n))))
+        return list(enumerate(targets))
+
+    def _ring_pairs(self, n: int) -> list[tuple[int, int]]:
+        order = list(self.draw(st.permutations(range(n))))
+        return [(order[i], order[(i + 1) % n]) for i in range(n)]
+
+    def _permute_of(self, v: Val, mode: str, pairs: list[tuple[int, int]], local: bool) -> Val:
+        text = "[" + ", ".join(f"[{s}, {t}]" for s, t in pairs) + "]"
+        flags = f" channel_id = {self.next_channel()}" if mode == "cross_partition" else ""
+        if local:
+            flags += ' {xla.frontend_attributes = "{local=\\"true\\"}"}'
+        return self.op(
+            f"hlo.collective_permute {v.name} pairs = {text}{flags} : {v.type}", v.type, v.mag
+        )
 
     def _pin(self, what: str, make: Callable[[], Any]) -> Any:
         """`make()`, or while `combinable` runs, the value its first member drew."""
