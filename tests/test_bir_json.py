@@ -648,7 +648,8 @@ def test_corpus_tiled_bir_json_validates(case: str) -> None:
     for node in document:
         if node.get("tiled"):
             patterns = node["access_patterns"]
-            assert len(patterns["inputs"]) == len(patterns["outputs"])
+            local = node["kind"] in ("PermuteReduce", "PermuteReduceImplicit")
+            assert len(patterns["inputs"]) == len(patterns["outputs"]) * (2 if local else 1)
             permute = node["kind"].startswith("Permute")
             assert node.get("channel_id") == (2 if permute else None)
             keys = list(node)
@@ -724,7 +725,8 @@ def test_cce_all_to_all_v_broadcast_and_fields_json() -> None:
     assert cce[1]["barrier_id"] == 6
     assert cce[1]["recv_from_ranks"][:2] == [[0, 1], [0, 2]]
     assert "stream_id" not in cce[1]
-    [a2av] = _kinds_case("all_to_all_v")
+    a2av, splat = _kinds_case("all_to_all_v")
+    assert splat["send_sizes"] == [1, 1]  # a splat constant, expanded
     assert (a2av["input_offsets"], a2av["send_sizes"]) == ([0, 2], [2, 3])
     assert (a2av["output_offsets"], a2av["recv_sizes"]) == ([0, 2], [2, 3])
     nodes = _kinds_case("broadcast_partition", dve_channels=16)

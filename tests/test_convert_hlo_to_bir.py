@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis import access_patterns as aps
 from neuron_cc.dialects.bir import CollectiveComputeOp
-from neuron_cc.interpreter.runner import entry_function, inputs_from_npz
+from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent
 from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.convert_hlo_to_bir import ConvertHloToBirPass
@@ -236,3 +236,24 @@ def test_bad_options(options: dict[str, int], message: str) -> None:
             ring_channels=options.get("ring_channels", 1),
             dve_channels=options.get("dve_channels", 0),
         ).apply(_context(), parse(SUBTRACT))
+
+
+def test_jax_permute_reductions_fuse_and_match_xla() -> None:
+    """Real JAX (tests/corpus/jax/ring_permute_reduce): acc + ppermute(acc, +1), max(ppermute(hi,
+    -1), hi) in a loop body and ppermute(acc, i^1) * y become single PermuteReduce* nodes, and
+    the lowered program still computes what XLA:CPU computed on every device."""
+    case = "ring_permute_reduce"
+    after = convert(import_hlo((CORPUS / case / "spmd.hlo").read_text()), ConvertHloToBirPass())
+    nodes = [op for op in after.walk() if isinstance(op, CollectiveComputeOp)]
+    kinds = sorted((op.kind.data.value, op.op.data.value if op.op else None) for op in nodes)
+    assert kinds == [
+        ("PermuteReduce", "max"),
+        ("PermuteReduce", "mult"),
+        ("PermuteReduceImplicit", None),
+    ]
+    assert not [op for op in after.walk() if op.name == "hlo.collective_permute"]
+    result = run_module(after, _corpus_inputs(after, case))
+    with np.load(CORPUS / case / "inputs.npz") as oracle:
+        for j, value in enumerate(result.outputs):
+            for d in range(8):
+                np.testing.assert_allclose(value[d], oracle[f"out{j}_dev{d}"], rtol=1e-6)

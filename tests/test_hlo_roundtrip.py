@@ -51,7 +51,7 @@ def diff(expected: str, actual: str, what: str) -> str:
 
 
 def test_corpus_is_complete() -> None:
-    assert len(FILES) == 98
+    assert len(FILES) == 101
 
 
 def test_generic_text_ignores_name_hints_only() -> None:

@@ -39,7 +39,7 @@ def _run(path: Path) -> tuple[list[Any], dict[str, Any], int]:
 
 
 def test_every_case_is_covered() -> None:
-    assert len(PROGRAMS) == 64
+    assert len(PROGRAMS) == 66
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[f"{p.parent.name}/{p.stem}" for p in PROGRAMS])

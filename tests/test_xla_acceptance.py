@@ -370,7 +370,7 @@ def test_pipeline_output_matches_xla_on_the_original(case: str, execution: Execu
 def test_reexecution_ran_cases(execution: Execution) -> None:
     ran = [c for c in SPMD_CASES if c in execution.results and execution.results[c].ok]
     assert ran, f"no spmd case ran on XLA:CPU (skipped: {execution.skipped})"
-    assert len(SPMD_CASES) == 32
+    assert len(SPMD_CASES) == 33
 
 
 def test_oracle_rejects_a_wrong_program(execution: Execution) -> None:
