@@ -64,6 +64,7 @@ bench-tools: venv
 
 bench: bench-tools
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench.py --sizes 1000,10000,100000
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench_dimensions.py --scale 10
 
 # Property-based fuzzing with random seeds (issue 10): 30 minutes on two workers.
 fuzz: venv

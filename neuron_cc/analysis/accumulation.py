@@ -243,7 +243,9 @@ def _output_side(acc: Accumulation, root: TupleOp, arg: SSAValue) -> None:
         raise NotMovable(
             "a dynamic-slice of the accumulation buffer needs a matching dynamic-update-slice"
         )
-    if user is not root or [i for i, v in enumerate(root.elements) if v is value] != [acc.slot]:
+    # `value` has one use (checked above), so it is returned at most once: O(1), not O(width)
+    elements = root.elements
+    if user is not root or acc.slot >= len(elements) or elements[acc.slot] is not value:
         raise NotMovable(f"the accumulation result is not returned at tuple index {acc.slot}")
 
 
@@ -456,17 +458,45 @@ def trace_accumulations(
     return accumulations
 
 
-def buffer_users_problem(arg: SSAValue, slot: int, allowed: Sequence[Operation]) -> str | None:
-    """Why slot `slot` of body argument `arg` has a user outside the accumulation, or None."""
+class SlotUsers:
+    """The users of a loop body argument by tuple slot, from ONE walk over its uses.
+
+    A question per slot then costs that slot's users, not the argument's: asking it for every
+    slot of a 2,000-slot loop is linear, not quadratic. Valid while the argument's uses do not
+    change (a plan is made before its rewrite)."""
+
+    def __init__(self, arg: SSAValue) -> None:
+        self.by_slot: dict[int, list[tuple[int, GetTupleElementOp]]] = {}
+        self.other: tuple[int, Operation] | None = None
+        """The first user that is not a get_tuple_element, with its position among the uses."""
+        for position, use in enumerate(arg.uses):
+            op = use.operation
+            if isinstance(op, GetTupleElementOp):
+                self.by_slot.setdefault(op.index.value.data, []).append((position, op))
+            elif self.other is None:
+                self.other = (position, op)
+
+    def gtes(self, slot: int) -> list[GetTupleElementOp]:
+        return [op for _, op in self.by_slot.get(slot, ())]
+
+
+def buffer_users_problem(
+    arg: SSAValue, slot: int, allowed: Sequence[Operation], users: SlotUsers | None = None
+) -> str | None:
+    """Why slot `slot` of body argument `arg` has a user outside the accumulation, or None
+    (the first problem in the order of `arg`'s uses). `users`: `SlotUsers(arg)`, if at hand."""
+    users = SlotUsers(arg) if users is None else users
     allowed_ids = {id(op) for op in allowed}
-    for use in arg.uses:
-        gte = use.operation
-        if not isinstance(gte, GetTupleElementOp):
-            return f"the loop body argument is used by {gte.name[4:]}"
-        if gte.index.value.data != slot:
-            continue
+    problems: list[tuple[int, str]] = []
+    if users.other is not None:
+        position, op = users.other
+        problems.append((position, f"the loop body argument is used by {op.name[4:]}"))
+    for position, gte in users.by_slot.get(slot, ()):
         for user_use in gte.result.uses:
             user = user_use.operation
             if id(user) not in allowed_ids:
-                return f"unsupported operation on accumulation buffer: {user.name[4:]}"
-    return None
+                problems.append(
+                    (position, f"unsupported operation on accumulation buffer: {user.name[4:]}")
+                )
+                break
+    return min(problems)[1] if problems else None

@@ -22,6 +22,12 @@ What always runs: the op's traits (they may inspect parents and nested ops, e.g.
 message is exactly xDSL's. Signatures are looked up first by the identities of their parts (the
 cache keeps those objects alive, so an identity is never reused) and then by value; the cache is
 bounded and simply cleared when full.
+
+Linear in the size of the attributes: xDSL attributes do not cache their hash, so hashing a
+signature whose operand is a 2,000-element tuple type walks all 2,000 elements, and every op that
+reads the loop value would pay it (quadratic in the loop's width). Attribute parts are therefore
+INTERNED: every distinct attribute object is hashed once (`_Interner`: id -> the canonical object
+of its value), and the by-value key holds the canonical objects' ids, which hash in O(1).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 
 _MAX_ENTRIES = 100_000
@@ -42,22 +48,48 @@ class _Cache:
 
     def __init__(self) -> None:
         self.by_identity: dict[tuple[int, ...], tuple[object, ...]] = {}
+        """identities of a signature's parts -> the parts (kept alive)."""
         self.by_value: set[tuple[object, ...]] = set()
 
-    def remember(self, key: tuple[object, ...], identity: tuple[int, ...]) -> None:
+    def remember(
+        self, key: tuple[object, ...], identity: tuple[int, ...], parts: tuple[object, ...]
+    ) -> None:
         # Parsed .mlir gives every op its own type objects: the identity map would grow with
-        # the module, so it is bounded more tightly than the value set.
+        # the module, so it is bounded more tightly than the value set. It keeps `parts` (the
+        # objects whose ids it is keyed by) alive.
         if len(self.by_identity) >= _MAX_IDENTITIES:
             self.by_identity.clear()
         if len(self.by_value) >= _MAX_ENTRIES:
             self.clear()
-        self.by_identity[identity] = key
+        self.by_identity[identity] = parts
         self.by_value.add(key)
 
     def clear(self) -> None:
         self.by_identity.clear()
         self.by_value.clear()
 
+
+class _Interner:
+    """Canonical attribute objects: one per value, found by the identity of any equal object."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[object, object]] = {}
+        """id(x) -> (x, canonical): x is kept alive, so its id is never reused while here."""
+        self.by_value: dict[object, object] = {}
+
+    def canonical_id(self, x: object) -> int:
+        hit = self.by_id.get(id(x))
+        if hit is None:
+            canonical = self.by_value.setdefault(x, x)  # the one hash of this object
+            hit = self.by_id[id(x)] = (x, canonical)
+        return id(hit[1])
+
+    def clear(self) -> None:
+        self.by_id.clear()
+        self.by_value.clear()
+
+
+_INTERNER = _Interner()
 
 _DEFINITION_CHECKS = _Cache()
 """Signatures whose IRDL definition checks passed."""
@@ -92,23 +124,31 @@ def signature(op: Operation) -> tuple[object, ...]:
     return tuple(parts)
 
 
+def _value_key(parts: tuple[object, ...]) -> tuple[object, ...]:
+    """`parts` with every attribute replaced by its canonical object's id (O(1) to hash)."""
+    if len(_INTERNER.by_id) + len(parts) >= _MAX_ENTRIES:
+        clear()  # the caches' keys hold canonical ids: they go with the interner (never mid-key)
+    return tuple(_INTERNER.canonical_id(p) if isinstance(p, Attribute) else p for p in parts)
+
+
 def _memoised(
     cache: _Cache, check: Callable[[Any], None], traits: tuple[Any, ...]
 ) -> Callable[[Any], None]:
     """`check`, skipped (but for the traits) when an equal signature passed it before."""
 
     def verify(op: Operation) -> None:
-        key = signature(op)
-        identity = tuple(map(id, key))
+        parts = signature(op)
+        identity = tuple(map(id, parts))
         if identity not in cache.by_identity:
             try:
+                key = _value_key(parts)
                 known = key in cache.by_value
             except TypeError:  # an unhashable attribute: verify the slow way, remember nothing
                 check(op)
                 return
             if not known:
                 check(op)  # raises on failure: nothing remembered
-            cache.remember(key, identity)
+            cache.remember(key, identity, parts)
             if not known:
                 return
         for trait in traits:
@@ -207,6 +247,7 @@ def clear() -> None:
     """Forget every remembered signature (for tests and benchmarks)."""
     _DEFINITION_CHECKS.clear()
     _WHOLE_VERIFIERS.clear()
+    _INTERNER.clear()
 
 
 def cached_signatures() -> int:

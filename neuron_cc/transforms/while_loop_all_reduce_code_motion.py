@@ -66,6 +66,7 @@ from neuron_cc.analysis.accumulation import (
     COMBINERS,
     Accumulation,
     NotMovable,
+    SlotUsers,
     buffer_users_problem,
     is_identity,
     trace_accumulations,
@@ -132,6 +133,8 @@ class _Context:
     dus_max_size_bytes: int = DEFAULT_DUS_MAX_SIZE_BYTES
     replication: ReplicationAnalysis | None = None
     moved: dict[str, int] = field(default_factory=dict[str, int])
+    slot_users: SlotUsers | None = None
+    """The body argument's users by slot, for the loop being planned."""
 
     def channel_for(self, old: IntegerAttr | None) -> IntegerAttr | None:
         """A fresh channel id for a moved collective that had one (docs/decisions.md §6.1)."""
@@ -215,7 +218,7 @@ def _check_slot(acc: Accumulation, loop: WhileOp, op: CollectiveOp, ctx: _Contex
         consumers.append(acc.dynamic_slice)
     if acc.dynamic_update_slice is not None:
         consumers.append(acc.dynamic_update_slice)
-    problem = buffer_users_problem(arg, acc.slot, consumers)
+    problem = buffer_users_problem(arg, acc.slot, consumers, ctx.slot_users)
     if problem is not None:
         raise NotMovable(problem)
     if condition_reads_slot(loop, acc.slot):
@@ -492,6 +495,7 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
     body = loop.body.blocks[0]
     info, reads = analyze_loop(loop), loop_reads(loop)
     plan = _Plan()
+    ctx.slot_users = SlotUsers(body.args[0])
     for op in _candidates(body, ctx.enable_reduce_scatter):
         try:
             accumulations, found = _plan_collective(op, loop, ctx, info, reads)
@@ -505,6 +509,7 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
         elif found is not None:
             plan.slices.append(found)
         plan.moved.append(op)
+    ctx.slot_users = None
     return plan
 
 

@@ -1,0 +1,207 @@
+"""Issue 20's benchmark: growth along each dimension of a program separately, 1x and 10x.
+
+For every dimension of `tools/gen_dimensions.py` (loop tuple width, number of loops, nesting
+depth, number of functions, users of one value, region size) this script generates the program
+at 1x and 10x and measures, in one process: HLO import, HLO export, module verification, every
+neuron pass alone (on a fresh import; `tools/bench_timing.py`'s skipped passes left out) and the
+default pipeline, with the cyclic GC paused as in neuron-opt (import pauses it itself) and the
+verification cache emptied before each verification. It reports t(10x) / t(1x) per step and dimension, marks every ratio above
+`--limit` (12: linear, with noise) as FAIL, and writes bench/dimensions.json, dimensions.md
+(also printed) and dimensions.png (one panel per dimension, matplotlib when it imports). At the
+widest loop it also reports the default pipeline's cost relative to import + export of the same
+module (issue 20's target: <= 0.6). A benchmark, never a test.
+
+    python tools/bench_dimensions.py [--scale 10] [--repeat 3] [--only width,loops] [--out bench]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from neuron_cc.dialects import verify_cache
+from neuron_cc.testing.ir import neuron_context as make_context
+from neuron_cc.tools.driver import gc_paused
+from neuron_cc.translate.hlo_text.exporter import export_hlo
+from neuron_cc.translate.hlo_text.importer import import_hlo
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_timing import PIPELINE, SKIPPED_PASSES, fmt_s, make_pass, pass_names, timed
+from gen_dimensions import BASE, generate
+
+Json = dict[str, Any]
+LIMIT = 12.0
+PIPELINE_SHARE = 0.6
+
+
+def _paused(step: Callable[[], object]) -> Callable[[], object]:
+    """`step` with the cyclic GC paused, as neuron-opt runs passes (`driver.gc_paused`)."""
+
+    def run() -> object:
+        with gc_paused():
+            return step()
+
+    return run
+
+
+def _steps(text: str, repeat: int) -> dict[str, float | None]:
+    """Median seconds of every step on one program (None: the step refused the program)."""
+    ctx = make_context()
+    module = import_hlo(text)
+    out: dict[str, float | None] = {}
+    out["import"] = timed(lambda: import_hlo(text), repeat).median
+    out["export"] = timed(_paused(lambda: export_hlo(module)), repeat).median
+    verify_cache.clear()  # the first verification of a module is the one that costs
+    out["verify"] = timed(_paused(module.verify), repeat, verify_cache.clear).median
+    holder: list[ModuleOp] = []
+
+    def fresh() -> None:
+        holder.clear()
+        holder.append(import_hlo(text))
+
+    for name in [*pass_names(), PIPELINE]:
+        if name in SKIPPED_PASSES or (name == PIPELINE and name in out):
+            continue
+        pass_ = make_pass(name)
+        try:
+            fresh()
+            pass_.apply(ctx, holder[0])
+        except Exception:
+            out[name] = None
+            continue
+        step = _paused(lambda pass_=pass_: pass_.apply(ctx, holder[0]))
+        out[name] = timed(step, repeat, fresh).median
+    return out
+
+
+def measure(dimensions: list[str], scale: int, repeat: int) -> Json:
+    results: Json = {"scale": scale, "limit": LIMIT, "dimensions": {}}
+    for dim in dimensions:
+        n = BASE[dim]
+        sizes = {}
+        for label, size in (("1x", n), (f"{scale}x", n * scale)):
+            text = generate(dim, size)
+            ops = sum(1 for line in text.splitlines() if " = " in line)
+            print(f"  {dim} {label}: n={size}, {ops} instructions", file=sys.stderr, flush=True)
+            sizes[label] = {"n": size, "instructions": ops, "seconds": _steps(text, repeat)}
+        results["dimensions"][dim] = sizes
+    return results
+
+
+def ratios(results: Json) -> dict[str, dict[str, float | None]]:
+    scale = f"{results['scale']}x"
+    table: dict[str, dict[str, float | None]] = {}
+    for dim, sizes in results["dimensions"].items():
+        small, large = sizes["1x"]["seconds"], sizes[scale]["seconds"]
+        table[dim] = {}
+        for step, t1 in small.items():
+            t10 = large.get(step)
+            table[dim][step] = t10 / t1 if t1 and t10 is not None else None
+    return table
+
+
+def pipeline_share(results: Json) -> float | None:
+    """The default pipeline / (import + export) on the widest loop (the 10x width program)."""
+    width = results["dimensions"].get("width")
+    if width is None:
+        return None
+    s = width[f"{results['scale']}x"]["seconds"]
+    pipeline, imp, exp = s.get(PIPELINE), s.get("import"), s.get("export")
+    if pipeline is None or not imp or not exp:
+        return None
+    return pipeline / (imp + exp)
+
+
+def markdown(results: Json) -> str:
+    table = ratios(results)
+    dims = list(table)
+    scale = results["scale"]
+    lines = [
+        f"t({scale}x) / t(1x) per step and dimension (FAIL above {LIMIT:g}); sizes: "
+        + ", ".join(
+            f"{d} {results['dimensions'][d]['1x']['n']} -> {results['dimensions'][d][f'{scale}x']['n']}"
+            for d in dims
+        ),
+        "",
+        "| step | " + " | ".join(dims) + " |",
+        "|---|" + "---|" * len(dims),
+    ]
+    steps = list(next(iter(table.values()))) if table else []
+    failures = 0
+    for step in steps:
+        cells = []
+        for d in dims:
+            r = table[d].get(step)
+            if r is None:
+                cells.append("refused")
+                continue
+            bad = r > LIMIT
+            failures += bad
+            cells.append(f"{r:.1f}" + (" FAIL" if bad else ""))
+        lines.append(f"| {step} | " + " | ".join(cells) + " |")
+    share = pipeline_share(results)
+    lines.append("")
+    if share is not None:
+        verdict = "PASS" if share <= PIPELINE_SHARE else "FAIL"
+        w = results["dimensions"]["width"][f"{scale}x"]
+        lines.append(
+            f"Widest loop ({w['n']} slots): default pipeline {fmt_s(w['seconds'][PIPELINE])} = "
+            f"{share:.2f}x import + export ({fmt_s(w['seconds']['import'])} + "
+            f"{fmt_s(w['seconds']['export'])}); target <= {PIPELINE_SHARE}: {verdict}"
+        )
+    lines.append(f"{failures} ratios above {LIMIT:g}.")
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: Json, path: Path) -> bool:
+    try:
+        plt: Any = importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        return False
+    table = ratios(results)
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8), sharey=True)
+    for ax, (dim, row) in zip(axes.flat, table.items(), strict=False):
+        steps = [s for s, r in row.items() if r is not None]
+        values = [row[s] for s in steps]
+        ax.barh(steps, values, color=["tab:red" if v > LIMIT else "tab:blue" for v in values])
+        ax.axvline(LIMIT, color="black", linestyle="--", linewidth=1)
+        ax.set_title(f"{dim}: t({results['scale']}x) / t(1x)")
+        ax.tick_params(axis="y", labelsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    cli.add_argument("--scale", type=int, default=10)
+    cli.add_argument("--repeat", type=int, default=3)
+    cli.add_argument("--only", default=",".join(BASE))
+    cli.add_argument("--out", type=Path, default=Path("bench"))
+    args = cli.parse_args(argv)
+    dims = [d for d in args.only.split(",") if d]
+    unknown = [d for d in dims if d not in BASE]
+    if unknown:
+        cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(BASE)}")
+    results = measure(dims, args.scale, args.repeat)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "dimensions.json").write_text(json.dumps(results, indent=2) + "\n")
+    report = markdown(results)
+    (args.out / "dimensions.md").write_text(report)
+    print(report)
+    if plot(results, args.out / "dimensions.png"):
+        print(f"plot: {args.out / 'dimensions.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""HLO programs grown along ONE dimension at a time (issue 20), for `tools/bench_dimensions.py`.
+
+Every program is an SPMD step on 8 partitions whose collectives the default pipeline can move
+(add-accumulations of all-reduces into zero-initialised loop slots), so the passes do real work
+at every size. `generate(dimension, n)` returns the HLO text; the dimensions and the n of their
+1x size (`BASE`; the benchmark also runs 10x):
+
+- `width`: one while loop whose tuple carries n accumulators (each `acc += all-reduce(x*x)`,
+  a movable accumulation) and the n values they read - a JAX scan over a pytree of n gradients;
+- `loops`: n while loops one after another, each with two accumulators;
+- `nesting`: n while loops nested in each other's bodies, one accumulator per level;
+- `functions`: n computations `call`ed from the entry, each with a loop of two accumulators;
+- `users`: one value (a loop-body parameter slot) read by n ops (n all-reduces of it, summed);
+- `region`: one loop body of about n instructions (a chain of elementwise ops between
+  accumulations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+PARTITIONS = 8
+GROUPS = "{{" + ",".join(str(i) for i in range(PARTITIONS)) + "}}"
+VEC = "f32[4]"
+TRIPS = 4
+
+BASE: dict[str, int] = {
+    "width": 200,
+    "loops": 20,
+    "nesting": 4,
+    "functions": 20,
+    "users": 200,
+    "region": 1000,
+}
+"""The 1x size of every dimension."""
+
+
+class _Text:
+    """Builds one module: computations as text, fresh names and channel ids."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.computations: list[str] = []
+        self.counter = 0
+        self.channel = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"%{stem}.{self.counter}"
+
+    def all_reduce(self, lines: list[str], value: str) -> str:
+        self.channel += 1
+        r = self.fresh("ar")
+        lines.append(
+            f"  {r} = {VEC} all-reduce({value}), channel_id={self.channel}, "
+            f"replica_groups={GROUPS}, use_global_device_ids=true, to_apply=%add_reducer"
+        )
+        return r
+
+    def render(self, entry: str) -> str:
+        reducer = (
+            "%add_reducer (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+            "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
+        )
+        head = f"HloModule {self.name}, num_partitions={PARTITIONS}\n\n"
+        return head + reducer + "\n" + "\n".join(self.computations) + "\n" + entry
+
+
+def _loop(
+    t: _Text, slots: int, body_extra: Callable[[list[str], list[str]], None] | None = None
+) -> tuple[str, str]:
+    """A while loop carrying (i, acc_0..acc_{k-1}, x_0..x_{k-1}); returns (cond, body) names.
+
+    Each acc_j += all-reduce(x_j * x_j); `body_extra(lines, xs)` may add ops reading the xs."""
+    carried = "(s32[], " + ", ".join([VEC] * (2 * slots)) + ")"
+    body, cond = t.fresh("body")[1:], t.fresh("cond")[1:]
+    lines = [f"%{body} (p: {carried}) -> {carried} {{", f"  %p = {carried} parameter(0)"]
+    lines += ["  %i = s32[] get-tuple-element(%p), index=0", "  %one = s32[] constant(1)"]
+    lines.append("  %next = s32[] add(%i, %one)")
+    accs, xs = [], []
+    for j in range(slots):
+        a, x = t.fresh("acc"), t.fresh("x")
+        lines.append(f"  {a} = {VEC} get-tuple-element(%p), index={1 + j}")
+        lines.append(f"  {x} = {VEC} get-tuple-element(%p), index={1 + slots + j}")
+        accs.append(a)
+        xs.append(x)
+    if body_extra is not None:
+        body_extra(lines, xs)
+    news = []
+    for a, x in zip(accs, xs, strict=True):
+        sq = t.fresh("sq")
+        lines.append(f"  {sq} = {VEC} multiply({x}, {x})")
+        r = t.all_reduce(lines, sq)
+        n = t.fresh("new")
+        lines.append(f"  {n} = {VEC} add({a}, {r})")
+        news.append(n)
+    lines.append(f"  ROOT %t = {carried} tuple(%next, {', '.join(news + xs)})")
+    lines.append("}\n")
+    t.computations.append("\n".join(lines))
+    t.computations.append(
+        f"%{cond} (p: {carried}) -> pred[] {{\n  %p = {carried} parameter(0)\n"
+        f"  %i = s32[] get-tuple-element(%p), index=0\n  %n = s32[] constant({TRIPS})\n"
+        f"  ROOT %lt = pred[] compare(%i, %n), direction=LT\n}}\n"
+    )
+    return cond, body
+
+
+def _run_loop(t: _Text, lines: list[str], cond: str, body: str, slots: int, x: str) -> str:
+    """Emit the init tuple and the while; returns the sum of the accumulators."""
+    carried = "(s32[], " + ", ".join([VEC] * (2 * slots)) + ")"
+    zero, zf, zv = t.fresh("zero"), t.fresh("zf"), t.fresh("zv")
+    lines.append(f"  {zero} = s32[] constant(0)")
+    lines.append(f"  {zf} = f32[] constant(0)")
+    lines.append(f"  {zv} = {VEC} broadcast({zf}), dimensions={{}}")
+    init, w = t.fresh("init"), t.fresh("w")
+    lines.append(f"  {init} = {carried} tuple({zero}, {', '.join([zv] * slots + [x] * slots)})")
+    lines.append(f"  {w} = {carried} while({init}), condition=%{cond}, body=%{body}")
+    total = x
+    for j in range(slots):
+        g, s = t.fresh("out"), t.fresh("sum")
+        lines.append(f"  {g} = {VEC} get-tuple-element({w}), index={1 + j}")
+        lines.append(f"  {s} = {VEC} add({total}, {g})")
+        total = s
+    return total
+
+
+def _entry(lines: list[str], result: str) -> str:
+    head = f"ENTRY %main (x: {VEC}) -> {VEC} {{\n  %x = {VEC} parameter(0)\n"
+    body = "\n".join(lines)
+    return head + body + f"\n  ROOT %result = {VEC} copy({result})\n}}\n"
+
+
+def width(n: int) -> str:
+    t = _Text(f"width_{n}")
+    cond, body = _loop(t, n)
+    lines: list[str] = []
+    return t.render(_entry(lines, _run_loop(t, lines, cond, body, n, "%x")))
+
+
+def loops(n: int) -> str:
+    t = _Text(f"loops_{n}")
+    lines: list[str] = []
+    value = "%x"
+    for _ in range(n):
+        cond, body = _loop(t, 2)
+        value = _run_loop(t, lines, cond, body, 2, value)
+    return t.render(_entry(lines, value))
+
+
+def nesting(n: int) -> str:
+    """Level k's body runs level k+1's loop on its first x and adds the result to it."""
+    t = _Text(f"nesting_{n}")
+    inner: tuple[str, str] | None = None
+    for _ in range(n):
+        child = inner
+
+        def extra(lines: list[str], xs: list[str], child: tuple[str, str] | None = child) -> None:
+            if child is not None:
+                out = _run_loop(t, lines, child[0], child[1], 1, xs[0])
+                mixed = t.fresh("mixed")
+                lines.append(f"  {mixed} = {VEC} add({xs[0]}, {out})")
+
+        inner = _loop(t, 1, extra)
+    assert inner is not None
+    lines: list[str] = []
+    return t.render(_entry(lines, _run_loop(t, lines, inner[0], inner[1], 1, "%x")))
+
+
+def functions(n: int) -> str:
+    t = _Text(f"functions_{n}")
+    lines: list[str] = []
+    value = "%x"
+    for _ in range(n):
+        cond, body = _loop(t, 2)
+        fn = t.fresh("fn")[1:]
+        inner: list[str] = []
+        out = _run_loop(t, inner, cond, body, 2, "%y")
+        t.computations.append(
+            f"%{fn} (y: {VEC}) -> {VEC} {{\n  %y = {VEC} parameter(0)\n"
+            + "\n".join(inner)
+            + f"\n  ROOT %r = {VEC} copy({out})\n}}\n"
+        )
+        c = t.fresh("call")
+        lines.append(f"  {c} = {VEC} call({value}), to_apply=%{fn}")
+        value = c
+    return t.render(_entry(lines, value))
+
+
+def users(n: int) -> str:
+    """One loop slot read by n all-reduces (summed into the accumulator: n movable sums)."""
+    t = _Text(f"users_{n}")
+
+    def extra(lines: list[str], xs: list[str]) -> None:
+        total = xs[0]
+        for _ in range(n):
+            r = t.all_reduce(lines, xs[0])
+            s = t.fresh("use")
+            lines.append(f"  {s} = {VEC} add({total}, {r})")
+            total = s
+
+    cond, body = _loop(t, 1, extra)
+    lines: list[str] = []
+    return t.render(_entry(lines, _run_loop(t, lines, cond, body, 1, "%x")))
+
+
+def region(n: int) -> str:
+    """One body of ~n instructions: chains of 8 elementwise ops, an accumulation per 10 ops."""
+    t = _Text(f"region_{n}")
+    slots = max(1, n // 10)
+
+    def extra(lines: list[str], xs: list[str]) -> None:
+        for x in xs:
+            value = x
+            for k in range(4):
+                a = t.fresh("e")
+                lines.append(f"  {a} = {VEC} {'tanh' if k % 2 else 'negate'}({value})")
+                value = a
+
+    cond, body = _loop(t, slots, extra)
+    lines: list[str] = []
+    return t.render(_entry(lines, _run_loop(t, lines, cond, body, slots, "%x")))
+
+
+GENERATORS: dict[str, Callable[[int], str]] = {
+    "width": width,
+    "loops": loops,
+    "nesting": nesting,
+    "functions": functions,
+    "users": users,
+    "region": region,
+}
+
+
+def generate(dimension: str, n: int) -> str:
+    return GENERATORS[dimension](n)
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    cli.add_argument("dimension", choices=sorted(GENERATORS))
+    cli.add_argument("n", type=int)
+    args = cli.parse_args(argv)
+    sys.stdout.write(generate(args.dimension, args.n))
+
+
+if __name__ == "__main__":
+    main()
