@@ -129,3 +129,72 @@ def test_pass_remarks_do_not_leak_into_the_next_in_process_run(
     assert neuron_opt([str(LOOP), "-p", pipeline, "-o", out]) == 0
     assert "remark:" not in capsys.readouterr().err
     assert not remarks_forced()
+
+
+_NESTED = """
+builtin.module {
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %w = hlo.while(%x) : tensor<4xf32> condition {
+    ^bb0(%c: tensor<4xf32>):
+      %f = hlo.constant dense<false> : tensor<i1>
+      hlo.return %f : tensor<i1>
+    } body {
+    ^bb0(%b: tensor<4xf32>):
+      %v = hlo.while(%b) : tensor<4xf32> condition {
+      ^bb0(%c2: tensor<4xf32>):
+        %g = hlo.constant dense<false> : tensor<i1>
+        hlo.return %g : tensor<i1>
+      } body {
+      ^bb0(%d: tensor<4xf32>):
+        %n = hlo.negate %d : tensor<4xf32>
+        hlo.return %n : tensor<4xf32>
+      }
+      %m = hlo.add %v, %b : tensor<4xf32>
+      hlo.return %m : tensor<4xf32>
+    }
+    func.return %w : tensor<4xf32>
+  }
+}
+"""
+
+
+def test_patched_walk_visits_in_xdsls_order() -> None:
+    from neuron_cc.testing.ir import parse_module
+
+    module = parse_module(_NESTED)
+    ours = [op.name for op in module.walk()]
+    with xdsl_patches.unpatched():
+        upstream = [op.name for op in module.walk()]
+        reverse = [op.name for op in module.walk(reverse=True, region_first=True)]
+    assert ours == upstream
+    assert ours.count("hlo.while") == 2
+    assert [op.name for op in module.walk(reverse=True, region_first=True)] == reverse
+
+
+def test_upstream_walk_still_nests_generators() -> None:
+    """xDSL's walk yields through a generator per op, region and block of every level."""
+    from neuron_cc.testing.ir import parse_module
+
+    module = parse_module(_NESTED)
+    ops = list(module.walk())
+    with xdsl_patches.unpatched():
+        assert [id(o) for o in module.walk()] == [id(o) for o in ops]
+
+    # the generator frames are not on the caller's stack, so count them through gi_yieldfrom
+    def chain(gen: object) -> int:
+        depth = 0
+        while gen is not None:
+            depth += 1
+            gen = getattr(gen, "gi_yieldfrom", None)
+        return depth
+
+    def deepest(walk: object) -> int:
+        best = 0
+        for _ in walk:  # pyright: ignore[reportGeneralTypeIssues]
+            best = max(best, chain(walk))
+        return best
+
+    with xdsl_patches.unpatched():
+        upstream = deepest(module.walk())
+    assert upstream >= 9  # module, func, while, while: 3 generators per level
+    assert deepest(module.walk()) <= 2

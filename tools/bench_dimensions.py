@@ -168,8 +168,9 @@ def plot(results: Json, path: Path) -> bool:
     table = ratios(results)
     fig, axes = plt.subplots(2, 3, figsize=(15, 8), sharey=True)
     for ax, (dim, row) in zip(axes.flat, table.items(), strict=False):
-        steps = [s for s, r in row.items() if r is not None]
-        values = [row[s] for s in steps]
+        measured = [(s, r) for s, r in row.items() if r is not None]
+        steps = [s for s, _ in measured]
+        values = [r for _, r in measured]
         ax.barh(steps, values, color=["tab:red" if v > LIMIT else "tab:blue" for v in values])
         ax.axvline(LIMIT, color="black", linestyle="--", linewidth=1)
         ax.set_title(f"{dim}: t({results['scale']}x) / t(1x)")

@@ -81,7 +81,7 @@ class Effects:
             or (
                 e.kind == MemoryEffectKind.ALLOC
                 and isinstance(v := e.value, SSAValue)
-                and op.is_ancestor(v.owner)  # pyright: ignore[reportArgumentType]
+                and op.is_ancestor(v.owner)
             )
             for e in effects
         )

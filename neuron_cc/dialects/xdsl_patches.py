@@ -25,6 +25,12 @@ The patches (`PATCHES`):
    such an element type that holds a non-finite value is now printed in xDSL's exact
    hexadecimal form `dense<"0x...">` (the raw little-endian bytes, which the parser reads
    back bit for bit); every other attribute prints as before.
+5. Speed: `Operation.walk` is a chain of nested generators (op -> region -> block -> op ...), so
+   every op it yields passes through three frames per level of nesting: walking n ops nested d
+   deep costs n * d (a program of 40 nested loops walks 25x slower than 4 for 10x the ops). The
+   default walk (pre-order, forward) is now one generator with an explicit stack of its blocks'
+   op iterators: linear, and as lazy as xDSL's (an op's successor is read only after its
+   subtree). `reverse=` / `region_first=` walks are xDSL's.
 
 Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op definitions.
 """
@@ -33,7 +39,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import math
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +54,7 @@ from xdsl.dialects.builtin import (
     RankedStructure,
     ReducedPrecisionFloatType,
 )
+from xdsl.ir import Operation
 from xdsl.irdl import base
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
@@ -113,6 +120,36 @@ def _is_splat(self: DenseIntOrFPElementsAttr) -> bool:
     return len(data) <= size or data == data[:size] * (len(data) // size)
 
 
+def _children(op: Operation) -> Iterator[Operation]:
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.ops
+
+
+def _preorder(root: Operation) -> Iterator[Operation]:
+    yield root
+    stack = [_children(root)]
+    while stack:
+        op = next(stack[-1], None)
+        if op is None:
+            stack.pop()
+            continue
+        yield op
+        if op.regions:
+            stack.append(_children(op))
+
+
+_XDSL_WALK = Operation.walk
+
+
+def _walk(
+    self: Operation, *, reverse: bool = False, region_first: bool = False
+) -> Iterator[Operation]:
+    if reverse or region_first:
+        return _XDSL_WALK(self, reverse=reverse, region_first=region_first)
+    return _preorder(self)
+
+
 @dataclass(frozen=True)
 class Patch:
     """`owner.attribute = replacement`, and why."""
@@ -130,6 +167,7 @@ PATCHES = (
     Patch("is-splat-compares-bytes", DenseIntOrFPElementsAttr, "is_splat", _is_splat),
     Patch("narrow-float-complex-non-finite-print", DenseIntOrFPElementsAttr,
           "print_without_type", _print_dense),
+    Patch("walk-linear-in-nesting", Operation, "walk", _walk),
 )  # fmt: skip
 
 _ORIGINALS: dict[str, Any] = {p.name: vars(p.owner)[p.attribute] for p in PATCHES}
