@@ -14,6 +14,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from neuron_cc.testing.generate import general_programs
 from neuron_cc.testing.generated_program import GeneratedProgram
 from neuron_cc.testing.ir import neuron_context, parse_module
+from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.transforms.hlo_dce import HloDcePass
 
 
@@ -34,22 +35,21 @@ def test_hlo_dce_leaves_nothing_for_region_dce(program: GeneratedProgram) -> Non
     assert _count(module) == after_ours
 
 
-DEAD_LOOP = """
-builtin.module attributes {hlo.num_partitions = 1 : i64} {
-  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+_LOOP = WhileLoop(
+    slots=["tensor<4xf32>"],
+    body="%n = hlo.add %b, %only_the_loop : tensor<4xf32>",
+    yields=["%n"],
+    condition="%p = hlo.constant dense<false> : tensor<i1>",
+    bare=True,
+)
+DEAD_LOOP = f"""
+builtin.module attributes {{hlo.num_partitions = 1 : i64}} {{
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
     %only_the_loop = hlo.multiply %x, %x : tensor<4xf32>
-    %w = hlo.while(%x) : tensor<4xf32> condition {
-    ^bb0(%c: tensor<4xf32>):
-      %f = hlo.constant dense<false> : tensor<i1>
-      hlo.return %f : tensor<i1>
-    } body {
-    ^bb0(%b: tensor<4xf32>):
-      %n = hlo.add %b, %only_the_loop : tensor<4xf32>
-      hlo.return %n : tensor<4xf32>
-    }
+{_LOOP.text("%x")}
     func.return %x : tensor<4xf32>
-  }
-}
+  }}
+}}
 """
 
 

@@ -19,6 +19,7 @@ from xdsl.parser import attribute_parser as xdsl_attribute_parser
 
 from neuron_cc.analysis.remarks import forced_remarks, remarks_forced
 from neuron_cc.dialects import xdsl_patches
+from neuron_cc.testing.loop_text import WhileLoop
 from neuron_cc.tools.neuron_opt import main as neuron_opt
 
 
@@ -131,30 +132,28 @@ def test_pass_remarks_do_not_leak_into_the_next_in_process_run(
     assert not remarks_forced()
 
 
-_NESTED = """
-builtin.module {
-  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-    %w = hlo.while(%x) : tensor<4xf32> condition {
-    ^bb0(%c: tensor<4xf32>):
-      %f = hlo.constant dense<false> : tensor<i1>
-      hlo.return %f : tensor<i1>
-    } body {
-    ^bb0(%b: tensor<4xf32>):
-      %v = hlo.while(%b) : tensor<4xf32> condition {
-      ^bb0(%c2: tensor<4xf32>):
-        %g = hlo.constant dense<false> : tensor<i1>
-        hlo.return %g : tensor<i1>
-      } body {
-      ^bb0(%d: tensor<4xf32>):
-        %n = hlo.negate %d : tensor<4xf32>
-        hlo.return %n : tensor<4xf32>
-      }
-      %m = hlo.add %v, %b : tensor<4xf32>
-      hlo.return %m : tensor<4xf32>
-    }
+_INNER = WhileLoop(
+    slots=["tensor<4xf32>"],
+    body="%n = hlo.negate %d : tensor<4xf32>",
+    yields=["%n"],
+    condition="%p = hlo.constant dense<false> : tensor<i1>",
+    arguments=("%c2", "%d"),
+    bare=True,
+)
+_OUTER = WhileLoop(
+    slots=["tensor<4xf32>"],
+    body=_INNER.text("%b", result="%v", indent=0) + "\n%m = hlo.add %v, %b : tensor<4xf32>",
+    yields=["%m"],
+    condition="%p = hlo.constant dense<false> : tensor<i1>",
+    bare=True,
+)
+_NESTED = f"""
+builtin.module {{
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
+{_OUTER.text("%x")}
     func.return %w : tensor<4xf32>
-  }
-}
+  }}
+}}
 """
 
 

@@ -8,7 +8,8 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
 - `width`: one while loop whose tuple carries n accumulators (each `acc += all-reduce(x*x)`,
   a movable accumulation) and the n values they read - a JAX scan over a pytree of n gradients;
 - `loops`: n while loops one after another, each with two accumulators;
-- `nesting`: n while loops nested in each other's bodies, one accumulator per level;
+- `nesting`: n while loops nested in each other's bodies, one accumulator per level (a
+  compiler input: run it would take 4^n iterations);
 - `functions`: n computations `call`ed from the entry, each with a loop of two accumulators;
 - `users`: one value (a loop-body parameter slot) read by n ops (n all-reduces of it, summed);
 - `region`: one loop body of about n instructions (a chain of elementwise ops between
@@ -28,13 +29,14 @@ TRIPS = 4
 
 BASE: dict[str, int] = {
     "width": 200,
-    "loops": 20,
-    "nesting": 4,
-    "functions": 20,
-    "users": 200,
-    "region": 1000,
+    "loops": 40,
+    "nesting": 8,
+    "functions": 40,
+    "users": 400,
+    "region": 2000,
 }
-"""The 1x size of every dimension."""
+"""The 1x size of every dimension: each 1x program has ~1,000 instructions or more, so a 1x step
+takes milliseconds, not microseconds (the ratio then measures the step, not the clock)."""
 
 
 class _Text:
