@@ -66,7 +66,7 @@ class NeuronDefaultPipelinePass(ModulePass):
         )
 
         HloSyncCollectivesPass().apply(ctx, op)
-        left = _collectives_in_loops(op)
+        left, inside = _collectives_in_loops(op)
         remarks = self.remarks
         for round_ in range(1, _MAX_ROUNDS + 1):
             WhileLoopAllReduceCodeMotionPass(
@@ -74,34 +74,40 @@ class NeuronDefaultPipelinePass(ModulePass):
             ).apply(ctx, op)
             MoveReduceScatterWhileLoopPass(remarks=remarks).apply(ctx, op)
             MoveAllGatherWhileLoopPass(remarks=remarks).apply(ctx, op)
-            now = _collectives_in_loops(op)
+            now, after = _collectives_in_loops(op)
             if round_ > 1 and self.remarks and now < left:
                 Remarks(self.name, True).summary(
                     f"round {round_} moved {left - now} more collectives out of while loops"
                 )
-            if now >= left:
-                return
-            left, remarks = now, False
+            if now >= left or not after - inside:
+                return  # a fixed point, or no collective the round put inside a loop
+            left, inside, remarks = now, after, False
 
 
 _MAX_ROUNDS = 8
 """Each productive round moves at least one collective out of a loop; a round exposes more only
 through nesting (a collective that one pass moved out of an inner loop becomes movable by another
-pass in the enclosing loop), so rounds stop at a fixed point well before this bound."""
+pass in the enclosing loop), so rounds stop at a fixed point well before this bound. A round
+that put no new collective inside a loop (every moved one left all its loops, and no pass
+rebuilt a loop around a remaining one) exposes nothing: the pipeline stops after it without
+running a confirming round."""
 
 
-def _collectives_in_loops(module: ModuleOp) -> int:
+def _collectives_in_loops(module: ModuleOp) -> tuple[int, set[Operation]]:
     """The sum over collectives of their `hlo.while` nesting depth (a collective moved out of
-    one of its loops lowers it by one). One walk with an explicit stack: linear in the ops."""
+    one of its loops lowers it by one) and the collectives inside a loop (the op objects: held,
+    so a new op never takes an old one's identity). One walk with an explicit stack."""
     total = 0
+    inside: set[Operation] = set()
     stack: list[tuple[Operation, int]] = [(module, 0)]
     while stack:
         op, depth = stack.pop()
-        if isinstance(op, _COLLECTIVES):
+        if isinstance(op, _COLLECTIVES) and depth:
             total += depth
+            inside.add(op)
         inner = depth + 1 if isinstance(op, WhileOp) else depth
         stack.extend((child, inner) for r in op.regions for b in r.blocks for child in b.ops)
-    return total
+    return total, inside
 
 
 _COLLECTIVES = (CollectiveOp, CollectivePermuteOp, SendOp, RecvOp)

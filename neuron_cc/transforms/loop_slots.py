@@ -8,6 +8,9 @@ loop. None of these functions checks legality; the callers prove it.
 
 from __future__ import annotations
 
+import functools
+import struct
+
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Operation, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -32,15 +35,21 @@ def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
     return splat_buffer(t, value)
 
 
+@functools.lru_cache(maxsize=1024)
+def _scalar_literal(element: Attribute, value: float, bits: bytes) -> DenseIntOrFPElementsAttr:
+    """`dense<value> : tensor<element>`, built once (`bits` tells -0.0 from 0.0 and NaNs apart
+    in the cache key; building a dense literal costs ~100 us)."""
+    del bits
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue]
+
+
 def splat_buffer(t: TensorType[Attribute], value: float) -> list[Operation]:
     """Ops building a tensor of type `t` whose every element is `value`: `broadcast(constant)`
     (a scalar constant alone for rank 0)."""
     element: Attribute = t.element_type
     if is_float_type(element):
         value = float(value)
-    scalar = ConstantOp(
-        DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [value])  # pyright: ignore[reportArgumentType, reportCallIssue]
-    )
+    scalar = ConstantOp(_scalar_literal(element, value, struct.pack("<d", value)))
     if not t.get_shape():
         return [scalar]
     broadcast = BroadcastOp.create(

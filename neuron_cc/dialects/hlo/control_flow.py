@@ -68,6 +68,7 @@ from neuron_cc.dialects.hlo.types import (
     HLO_TENSOR,
     HLO_VALUE,
     TokenType,
+    i64_attr,
     is_pred_type,
     tensor_type,
     tuple_elements,
@@ -160,7 +161,7 @@ class GetTupleElementOp(IRDLOperation):
         super().__init__(
             operands=[value],
             result_types=[t.types.data[index]],
-            properties={"index": IntegerAttr(index, 64)},
+            properties={"index": i64_attr(index)},
         )
 
     def verify_(self) -> None:

@@ -11,6 +11,7 @@ f6e3m2fn, f4e2m1fn = f6E2M3FN, f6E3M2FN, f4E2M1FN; c64 = complex<f32>, c128 = co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -210,6 +212,14 @@ def tensor_type(value: SSAValue | Attribute) -> HloTensor:
 
 def shape_of(value: SSAValue | Attribute) -> tuple[int, ...]:
     return tuple(tensor_type(value).get_shape())
+
+
+@functools.lru_cache(maxsize=65536)
+def i64_attr(value: int) -> IntegerAttr[IntegerType]:
+    """`IntegerAttr(value, 64)`, built once per value (attributes are immutable values; xDSL's
+    constructor checks the value's range every time: ~50 us, a fifth of building a
+    get_tuple_element)."""
+    return IntegerAttr(value, 64)
 
 
 def tuple_elements(t: Attribute) -> Sequence[Attribute]:
