@@ -9,7 +9,8 @@ verification cache emptied before each verification. It reports t(10x) / t(1x) p
 `--limit` (12: linear, with noise) as FAIL, and writes bench/dimensions.json, dimensions.md
 (also printed) and dimensions.png (one panel per dimension, matplotlib when it imports). At the
 widest loop it also reports the default pipeline's cost relative to import + export of the same
-module (issue 20's target: <= 0.6). A benchmark, never a test.
+module (issue 20's target: <= 0.6), and the interpreter's time on one program on 8 and on 64
+devices (target: <= 10x). A benchmark, never a test.
 
     python tools/bench_dimensions.py [--scale 10] [--repeat 3] [--only width,loops] [--out bench]
 """
@@ -24,9 +25,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from neuron_cc.dialects import verify_cache
+from neuron_cc.interpreter.equivalence import random_inputs
+from neuron_cc.interpreter.runner import run_module
 from neuron_cc.testing.ir import neuron_context as make_context
 from neuron_cc.tools.driver import gc_paused
 from neuron_cc.translate.hlo_text.exporter import export_hlo
@@ -34,7 +38,7 @@ from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_timing import PIPELINE, SKIPPED_PASSES, fmt_s, make_pass, pass_names, timed
-from gen_dimensions import BASE, generate
+from gen_dimensions import BASE, generate, width
 
 Json = dict[str, Any]
 LIMIT = 12.0
@@ -93,6 +97,23 @@ def measure(dimensions: list[str], scale: int, repeat: int) -> Json:
             sizes[label] = {"n": size, "instructions": ops, "seconds": _steps(text, repeat)}
         results["dimensions"][dim] = sizes
     return results
+
+
+DEVICE_SLOTS = 50
+DEVICES = (8, 64)
+
+
+def device_scaling(repeat: int) -> Json:
+    """The interpreter on the same program (`width(50)`, 4 iterations) on 8 and 64 devices."""
+    out: Json = {"slots": DEVICE_SLOTS, "seconds": {}, "input_bytes_all_devices": {}}
+    for devices in DEVICES:
+        module = import_hlo(width(DEVICE_SLOTS, devices))
+        inputs = random_inputs(module, 0)
+        out["seconds"][str(devices)] = timed(lambda: run_module(module, inputs), repeat).median
+        total = sum(int(np.asarray(a).nbytes) for a in inputs)
+        out["input_bytes_all_devices"][str(devices)] = total
+        print(f"  interpreter on {devices} devices", file=sys.stderr, flush=True)
+    return out
 
 
 def ratios(results: Json) -> dict[str, dict[str, float | None]]:
@@ -156,6 +177,14 @@ def markdown(results: Json) -> str:
             f"{share:.2f}x import + export ({fmt_s(w['seconds']['import'])} + "
             f"{fmt_s(w['seconds']['export'])}); target <= {PIPELINE_SHARE}: {verdict}"
         )
+    devices = results.get("devices")
+    if devices is not None:
+        t8, t64 = (devices["seconds"][str(d)] for d in DEVICES)
+        verdict = "PASS" if t8 and t64 / t8 <= 10 else "FAIL"
+        lines.append(
+            f"Interpreter, {devices['slots']}-slot loop: {fmt_s(t8)} on 8 devices, {fmt_s(t64)} on "
+            f"64 = {t64 / t8:.1f}x for 8x the devices (target <= 10): {verdict}"
+        )
     lines.append(f"{failures} ratios above {LIMIT:g}.")
     return "\n".join(lines) + "\n"
 
@@ -194,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(BASE)}")
     results = measure(dims, args.scale, args.repeat)
+    results["devices"] = device_scaling(args.repeat)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "dimensions.json").write_text(json.dumps(results, indent=2) + "\n")
     report = markdown(results)

@@ -14,6 +14,9 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
 - `users`: one value (a loop-body parameter slot) read by n ops (n all-reduces of it, summed);
 - `region`: one loop body of about n instructions (a chain of elementwise ops between
   accumulations).
+
+`width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
+64 partitions).
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import sys
 from collections.abc import Callable
 
 PARTITIONS = 8
-GROUPS = "{{" + ",".join(str(i) for i in range(PARTITIONS)) + "}}"
 VEC = "f32[4]"
 TRIPS = 4
 
@@ -42,8 +44,10 @@ takes milliseconds, not microseconds (the ratio then measures the step, not the 
 class _Text:
     """Builds one module: computations as text, fresh names and channel ids."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, partitions: int = PARTITIONS) -> None:
         self.name = name
+        self.partitions = partitions
+        self.groups = "{{" + ",".join(str(i) for i in range(partitions)) + "}}"
         self.computations: list[str] = []
         self.counter = 0
         self.channel = 0
@@ -57,7 +61,7 @@ class _Text:
         r = self.fresh("ar")
         lines.append(
             f"  {r} = {VEC} all-reduce({value}), channel_id={self.channel}, "
-            f"replica_groups={GROUPS}, use_global_device_ids=true, to_apply=%add_reducer"
+            f"replica_groups={self.groups}, use_global_device_ids=true, to_apply=%add_reducer"
         )
         return r
 
@@ -66,7 +70,7 @@ class _Text:
             "%add_reducer (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
             "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
         )
-        head = f"HloModule {self.name}, num_partitions={PARTITIONS}\n\n"
+        head = f"HloModule {self.name}, num_partitions={self.partitions}\n\n"
         return head + reducer + "\n" + "\n".join(self.computations) + "\n" + entry
 
 
@@ -134,8 +138,8 @@ def _entry(lines: list[str], result: str) -> str:
     return head + body + f"\n  ROOT %result = {VEC} copy({result})\n}}\n"
 
 
-def width(n: int) -> str:
-    t = _Text(f"width_{n}")
+def width(n: int, partitions: int = PARTITIONS) -> str:
+    t = _Text(f"width_{n}", partitions)
     cond, body = _loop(t, n)
     lines: list[str] = []
     return t.render(_entry(lines, _run_loop(t, lines, cond, body, n, "%x")))
