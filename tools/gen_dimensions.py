@@ -156,7 +156,7 @@ def loops(n: int) -> str:
 
 
 def nesting(n: int) -> str:
-    """Level k's body runs level k+1's loop on its first x and adds the result to it."""
+    """Level k's body runs level k+1's loop on its x and accumulates and carries x + result."""
     t = _Text(f"nesting_{n}")
     inner: tuple[str, str] | None = None
     for _ in range(n):
@@ -167,6 +167,7 @@ def nesting(n: int) -> str:
                 out = _run_loop(t, lines, child[0], child[1], 1, xs[0])
                 mixed = t.fresh("mixed")
                 lines.append(f"  {mixed} = {VEC} add({xs[0]}, {out})")
+                xs[0] = mixed  # accumulated and carried: the inner loop is live
 
         inner = _loop(t, 1, extra)
     assert inner is not None
