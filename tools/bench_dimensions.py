@@ -70,8 +70,8 @@ def _steps(text: str, repeat: int) -> dict[str, float | None]:
         holder.clear()
         holder.append(import_hlo(text))
 
-    for name in [*pass_names(), PIPELINE]:
-        if name in SKIPPED_PASSES or (name == PIPELINE and name in out):
+    for name in dict.fromkeys([*pass_names(), PIPELINE]):
+        if name in SKIPPED_PASSES:
             continue
         pass_ = make_pass(name)
         try:

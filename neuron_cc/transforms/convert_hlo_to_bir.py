@@ -137,6 +137,7 @@ from neuron_cc.transforms.bir_lowering.common import (
     Builder,
     Plan,
     Spec,
+    all_to_all_spec,
     alu_of,
     fail,
     flag,
@@ -181,15 +182,10 @@ def _spec_all_gather(op: AllGatherOp, options: ConvertHloToBirPass) -> Spec:
 
 
 def _spec_all_to_all(op: AllToAllOp, options: ConvertHloToBirPass) -> Spec:
-    n = op.group_size()
-    dim = op.split_dimension.value.data if op.split_dimension is not None else 0
-    return Spec(
-        CollectiveKind.AllToAll,
-        groups=groups_of(op),
-        split_count=n,
-        inputs=(dim, n),
-        outputs=(dim, n),
-    )
+    """The array form (the tuple form is `plan_tuple_all_to_all`'s, planned before)."""
+    if op.split_dimension is None:
+        raise fail(op, "tuple-form all_to_all reached the array-form rule")
+    return all_to_all_spec(op, op.split_dimension.value.data)
 
 
 def _spec_broadcast(op: CollectiveBroadcastOp, options: ConvertHloToBirPass) -> Spec:

@@ -40,7 +40,12 @@ from neuron_cc.dialects.bir_attributes import (
     CollectiveKindAttr,
 )
 from neuron_cc.dialects.hlo.attributes import ReplicaGroupsAttr, SourceTargetPairsAttr
-from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
+from neuron_cc.dialects.hlo.collectives import (
+    AllReduceOp,
+    AllToAllOp,
+    CollectiveOp,
+    ReduceScatterOp,
+)
 from neuron_cc.dialects.hlo.control_flow import TupleOp
 from neuron_cc.dialects.hlo.frontend_attributes import frontend_attributes
 from neuron_cc.dialects.hlo.types import tuple_elements, value_bytes
@@ -215,6 +220,18 @@ def alu_of(op: AllReduceOp | ReduceScatterOp) -> AluOpType:
 def is_predicate(t: Attribute) -> bool:
     """A tensor of i1 (hlo pred)."""
     return isinstance(t, TensorType) and t.element_type == IntegerType(1)
+
+
+def all_to_all_spec(op: AllToAllOp, dim: int) -> Spec:
+    """An AllToAll over the group, split and concatenated along `dim` of its buffer."""
+    n = op.group_size()
+    return Spec(
+        CollectiveKind.AllToAll,
+        groups=groups_of(op),
+        split_count=n,
+        inputs=(dim, n),
+        outputs=(dim, n),
+    )
 
 
 def tensor_of(value: SSAValue | Attribute) -> TensorType[Attribute]:

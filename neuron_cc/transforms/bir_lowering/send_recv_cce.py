@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import BFloat16Type, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from neuron_cc.dialects.bir import num_devices
 from neuron_cc.dialects.bir_attributes import CollectiveKind
 from neuron_cc.dialects.hlo.attributes import SourceTargetPairsAttr
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
-from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.transforms.bir_lowering.common import (
     ALU,
     Builder,
@@ -63,7 +63,7 @@ def _term(
     v: SSAValue, source: SSAValue, node: Operation
 ) -> tuple[list[int], Operation | None] | None:
     """(receive table, permute or None for x itself) when `v` is a term of `source`'s chain."""
-    devices = _devices(node)
+    devices = num_devices(node)
     if v is source:
         return list(range(devices)), None
     perm = v.owner
@@ -77,11 +77,6 @@ def _term(
         _, recv_from = peer_tables(perm, flat_pairs(perm), devices)
         return recv_from, perm
     return None
-
-
-def _devices(op: Operation) -> int:
-    r, p = device_counts(op)
-    return r * p
 
 
 def _reached(table: list[int]) -> frozenset[int]:

@@ -14,12 +14,11 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from neuron_cc.dialects.bir_attributes import CollectiveKind
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllToAllOp
 from neuron_cc.dialects.hlo.control_flow import TupleOp
 from neuron_cc.dialects.hlo.data_movement import ConcatenateOp, ReshapeOp, SliceOp
-from neuron_cc.transforms.bir_lowering.common import Builder, Plan, Spec, groups_of, tensor_of
+from neuron_cc.transforms.bir_lowering.common import Builder, Plan, all_to_all_spec, tensor_of
 
 
 def _reshape(value: SSAValue, t: Attribute) -> ReshapeOp:
@@ -40,14 +39,7 @@ def plan_tuple_all_to_all(op: AllToAllOp, builder: Builder) -> Plan:
         result_types=[stacked],
         properties={"dimension": IntegerAttr(0, 64)},
     )
-    spec = Spec(
-        CollectiveKind.AllToAll,
-        groups=groups_of(op),
-        split_count=n,
-        inputs=(0, n),
-        outputs=(0, n),
-    )
-    node = builder.build(op, spec, inputs=[concat.result], result_types=[stacked])
+    node = builder.build(op, all_to_all_spec(op, 0), inputs=[concat.result], result_types=[stacked])
     ops: list[Operation] = [*rows, concat, node]
     parts: list[SSAValue] = []
     for j in range(n):
