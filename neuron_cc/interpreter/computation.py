@@ -69,6 +69,8 @@ and the interpreter functions.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Sequence
 from functools import cmp_to_key
 from typing import Any
@@ -121,25 +123,29 @@ Array = np.ndarray[Any, Any]
 
 
 def dot_general(lhs: Array, rhs: Array, dn: DotDimensionNumbers, dtype: np.dtype[Any]) -> Array:
-    """XLA DotGeneral of (D, ...) stacks: result = batch, lhs free, rhs free dims."""
-    lrank, rrank = lhs.ndim - 1, rhs.ndim - 1
-    lhs_labels = [0, *(1 + i for i in range(lrank))]
-    rhs_labels = [0, *(1 + lrank + i for i in range(rrank))]
-    for l_dim, r_dim in zip(
-        (*dn.lhs_batch, *dn.lhs_contracting), (*dn.rhs_batch, *dn.rhs_contracting), strict=True
-    ):
-        rhs_labels[1 + r_dim] = lhs_labels[1 + l_dim]
-    lhs_used = {*dn.lhs_batch, *dn.lhs_contracting}
-    rhs_used = {*dn.rhs_batch, *dn.rhs_contracting}
-    out_labels = [
-        0,
-        *(lhs_labels[1 + d] for d in dn.lhs_batch),
-        *(lhs_labels[1 + d] for d in range(lrank) if d not in lhs_used),
-        *(rhs_labels[1 + d] for d in range(rrank) if d not in rhs_used),
-    ]
+    """XLA DotGeneral of (D, ...) stacks: result = batch, lhs free, rhs free dims.
+
+    One batched `np.matmul` (BLAS for floats) of the operands transposed to (batch, free,
+    contracting) and (batch, contracting, free); the device axis is one more batch dimension.
+    """
+    l_batch = [0, *(1 + d for d in dn.lhs_batch)]
+    r_batch = [0, *(1 + d for d in dn.rhs_batch)]
+    l_contract = [1 + d for d in dn.lhs_contracting]
+    r_contract = [1 + d for d in dn.rhs_contracting]
+    l_free = [d for d in range(lhs.ndim) if d not in {*l_batch, *l_contract}]
+    r_free = [d for d in range(rhs.ndim) if d not in {*r_batch, *r_contract}]
     compute = np.dtype(np.int64) if dtype == np.bool_ else compute_dtype(dtype)
-    a, b = flush_denormals(lhs.astype(compute)), flush_denormals(rhs.astype(compute))
-    return flush_denormals(np.einsum(a, lhs_labels, b, rhs_labels, out_labels, optimize=True))
+    a = flush_denormals(lhs.astype(compute, copy=False)).transpose(l_batch + l_free + l_contract)
+    b = flush_denormals(rhs.astype(compute, copy=False)).transpose(r_batch + r_contract + r_free)
+    batch = a.shape[: len(l_batch)]
+    m_shape = a.shape[len(l_batch) : len(l_batch) + len(l_free)]
+    n_shape = b.shape[len(r_batch) + len(r_contract) :]
+    k = math.prod(a.shape[len(l_batch) + len(l_free) :])
+    product = np.matmul(
+        a.reshape(math.prod(batch), math.prod(m_shape), k),
+        b.reshape(math.prod(batch), k, math.prod(n_shape)),
+    )
+    return flush_denormals(product.reshape(*batch, *m_shape, *n_shape))
 
 
 # --- scatter ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -146,15 +147,18 @@ def tap_stack(x: Array, layout: Layout, fill: Any) -> Array:
         split += [n // w, w]
     order = [*range(0, 2 * x.ndim, 2), *range(1, 2 * x.ndim, 2)]
     taps = x.reshape(split).transpose(order).reshape(*split[0::2], -1)
-    visit = _tree_visit(x.shape, layout)
+    visit = _tree_visit(x.shape, tuple(sorted(layout.items())))
     return taps if visit is None else taps[..., visit]
 
 
-def _tree_visit(padded: Shape, layout: Layout) -> Array | None:
-    """The row-major tap numbers of `tap_stack` in XLA's `window_order`, None if row-major."""
+@lru_cache(maxsize=1024)
+def _tree_visit(
+    padded: Shape, layout: tuple[tuple[int, tuple[int, int, int]], ...]
+) -> Array | None:
+    """The row-major tap numbers of `tap_stack` in XLA's `window_order`, None if row-major
+    (cached: a reduce in a loop body asks for the same windows at every iteration)."""
     dims = [
-        WindowDim(w, w, lo, 1, 1, padded[a] - lo - hi, padded[a] // w)
-        for a, (w, lo, hi) in sorted(layout.items())
+        WindowDim(w, w, lo, 1, 1, padded[a] - lo - hi, padded[a] // w) for a, (w, lo, hi) in layout
     ]
     if not dims:
         return None
@@ -207,7 +211,8 @@ def fast_reduce(
     for layout in reduction_passes(x.shape, axes, tree):
         taps = tap_stack(x, layout, fill)
         if sequential:
-            x = fold_taps(step, start, taps)
+            folded = None if is_bf16(element) else accumulate_taps(uf, start, taps)
+            x = fold_taps(step, start, taps) if folded is None else folded
         else:
             reduced = uf.reduce(taps, axis=-1, dtype=dtype)
             x = flush_denormals(uf(expand(start, reduced.shape), reduced))
@@ -245,6 +250,22 @@ def numpy_reduce(x: Array, init: Array, axes: Sequence[int], kind: str) -> Array
     uf = ufunc_for(kind, x.dtype)
     reduced = uf.reduce(flush_denormals(x), axis=tuple(axes), dtype=x.dtype)
     return flush_denormals(uf(start, reduced))
+
+
+def accumulate_taps(uf: np.ufunc, init: Array, taps: Array) -> Array | None:
+    """`fold_taps` of an f32/f64 add or multiply in a few array operations, or None.
+
+    `uf.accumulate` along the taps is a strictly sequential fold (acc = uf(acc, tap), rounded
+    in the dtype at every step; numpy's pairwise order is only for `reduce`), so every partial
+    result of the step-by-step fold is among its outputs. Where none is denormal, flushing
+    every step changes nothing and the last partial result is the fold's; otherwise (None) the
+    caller folds step by step, flushing as XLA:CPU does."""
+    acc = np.concatenate([expand(init, taps.shape[:-1])[..., None], taps], axis=-1)
+    partial = uf.accumulate(acc, axis=-1, dtype=taps.dtype)
+    small = np.abs(partial) < np.finfo(taps.dtype).tiny
+    if small.any() and bool((partial[small] != 0).any()):
+        return None
+    return partial[..., -1]
 
 
 def fold_taps(step: Callable[[Array, Array], Array], init: Array, taps: Array) -> Array:

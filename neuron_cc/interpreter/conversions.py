@@ -37,11 +37,17 @@ from neuron_cc.interpreter.values import (
 NDArray = np.ndarray[Any, Any]
 
 
+_TINY: dict[np.dtype[Any], Any] = {np.dtype(t): np.finfo(t).tiny for t in (np.float32, np.float64)}
+"""The smallest normal value of the dtypes XLA:CPU flushes (`np.finfo` costs microseconds per
+call; the interpreter flushes the operands and results of every float op)."""
+
+
 def flush_denormals(x: NDArray) -> NDArray:
     """Denormal f32/f64 values -> zero of the same sign (XLA:CPU's FTZ/DAZ); f16 is untouched."""
-    if x.dtype not in (np.float32, np.float64):
+    tiny = _TINY.get(x.dtype)
+    if tiny is None:
         return x
-    small = np.abs(x) < np.finfo(x.dtype).tiny  # denormals and zeros
+    small = np.abs(x) < tiny  # denormals and zeros
     if not small.any():
         return x
     return np.where(small, x * 0, x)  # x * 0 keeps the sign
@@ -111,8 +117,15 @@ def bitcast_array(x: NDArray, source: Attribute, target: Attribute) -> NDArray:
 # ---------------------------------------------------------------------------------------------
 
 
-def constant_array(value: DenseIntOrFPElementsAttr, devices: int) -> NDArray:
-    """The value of a dense attribute on every device: shape (devices, *shape)."""
+def on_devices(value: NDArray, devices: int) -> NDArray:
+    """A (writable) copy of one device's `value` on every device: shape (devices, *shape)."""
+    out = np.empty((devices, *value.shape), dtype=value.dtype)
+    out[...] = value
+    return out
+
+
+def decode_constant(value: DenseIntOrFPElementsAttr) -> NDArray:
+    """The value of a dense attribute on one device, in the interpreter's storage dtype."""
     element = value.get_element_type()
     shape = tuple(value.get_shape())
     raw = value.data.data
@@ -128,7 +141,7 @@ def constant_array(value: DenseIntOrFPElementsAttr, devices: int) -> NDArray:
         flat = np.broadcast_to(flat, (count,))
     if flat.size != count:
         raise InterpretationError(f"dense constant holds {flat.size} elements, expected {count}")
-    return np.broadcast_to(flat.reshape(shape), (devices, *shape)).copy()
+    return flat.reshape(shape)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -218,7 +218,9 @@ def broadcast_in_dims(x: Array, shape: Sequence[int], dims: Sequence[int]) -> Ar
     order = sorted(range(len(dims)), key=lambda i: dims[i])
     moved = x.transpose([0, *(1 + i for i in order)])
     expanded = [shape[d] if d in dims else 1 for d in range(len(shape))]
-    return np.broadcast_to(moved.reshape(x.shape[0], *expanded), (x.shape[0], *shape)).copy()
+    out = np.empty((x.shape[0], *shape), dtype=x.dtype)
+    out[...] = moved.reshape(x.shape[0], *expanded)  # broadcasting copy (no broadcast_to view)
+    return out
 
 
 # --- gather / scatter indexing ------------------------------------------------------------------------

@@ -28,9 +28,10 @@ from neuron_cc.dialects.hlo.attributes import ComparisonDirection, ComparisonTyp
 from neuron_cc.dialects.hlo.types import is_float_type, tensor_type
 from neuron_cc.interpreter.conversions import (
     bitcast_array,
-    constant_array,
     convert_array,
+    decode_constant,
     flush_denormals,
+    on_devices,
     reduce_precision_array,
     to_bits,
 )
@@ -417,7 +418,12 @@ class HloElementwiseFunctions(InterpreterFunctions):
     def run_constant(
         self, interpreter: Interpreter, op: misc.ConstantOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
-        return (constant_array(op.value, spmd_state(interpreter).num_devices),)
+        state = spmd_state(interpreter)
+        value = state.constants.get(op)
+        if value is None:
+            value = state.constants[op] = decode_constant(op.value)
+            value.flags.writeable = False
+        return (on_devices(value, state.num_devices),)
 
     @impl(misc.IotaOp)
     def run_iota(

@@ -3,11 +3,14 @@
 `assert_equivalent(before, after)` runs both modules' entry functions on the same inputs (given,
 or seeded random ones, see `random_inputs`) and compares every output on every device,
 raising `EquivalenceError` that names the first mismatching output, device and index.
+`reference_run(module)` + `assert_matches(reference, after)` do the same in two steps, for a
+caller that rewrites the module in place between them (neuron-opt's --verify-equivalence).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -118,15 +121,46 @@ def assert_equivalent(
     """Run both modules on the same inputs (default: `random_inputs(before, seed,
     per_device=per_device_inputs)`) and host infeed; raise EquivalenceError on the first
     difference of an output or of what the outfeeds wrote."""
+    reference = reference_run(
+        before, inputs, seed=seed, per_device_inputs=per_device_inputs, infeed=infeed
+    )
+    return reference.result, assert_matches(reference, after, rtol=rtol, atol=atol)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a module computed on `inputs` / `infeed`: the yardstick of `assert_matches`."""
+
+    inputs: list[Value]
+    infeed: Sequence[Sequence[Array]]
+    result: RunResult
+
+
+def reference_run(
+    module: ModuleOp,
+    inputs: Sequence[Value] | None = None,
+    *,
+    seed: int = 0,
+    per_device_inputs: bool = False,
+    infeed: Sequence[Sequence[Array]] = (),
+) -> Reference:
+    """Run `module` once (inputs as in `assert_equivalent`); keep what it computed. Taken before
+    a pipeline rewrites the module in place, it spares a clone of the whole module."""
     args = (
         list(inputs)
         if inputs is not None
-        else random_inputs(before, seed, per_device=per_device_inputs)
+        else random_inputs(module, seed, per_device=per_device_inputs)
     )
-    first, second = (
-        run_module(m, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args], infeed=infeed)
-        for m in (before, after)
-    )
+    return Reference(args, infeed, run_module(module, _copies(args), infeed=infeed))
+
+
+def assert_matches(
+    reference: Reference, after: ModuleOp, *, rtol: float = 1e-5, atol: float = 1e-6
+) -> RunResult:
+    """Run `after` on the reference's inputs; raise EquivalenceError on the first output or
+    outfeed array that differs from the reference's."""
+    first = reference.result
+    second = run_module(after, _copies(reference.inputs), infeed=reference.infeed)
     for what, outs_a, outs_b in (
         ("output", flatten_values(first.outputs), flatten_values(second.outputs)),
         (
@@ -141,4 +175,8 @@ def assert_equivalent(
             problem = _compare(f"{what} {j}", a, b, rtol, atol)
             if problem is not None:
                 raise EquivalenceError(problem)
-    return first, second
+    return second
+
+
+def _copies(args: Sequence[Value]) -> list[Value]:
+    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]

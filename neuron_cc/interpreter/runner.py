@@ -10,8 +10,8 @@ and the collective statistics. `inputs_from_npz` / `outputs_to_npz` use the corp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import func
@@ -21,15 +21,17 @@ from xdsl.interpreter import (
     InterpreterFunctions,
     OpImplResult,
     PythonValues,
+    ReturnedValues,
     _InterpreterFunctionImpls,
 )
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import InterpretationError as XdslInterpretationError
 
 from neuron_cc.analysis.entry import find_entry
 from neuron_cc.dialects.replica_groups import device_counts
 from neuron_cc.interpreter.host_feeds import cast_host_array, check_infeed_drained
+from neuron_cc.interpreter.liveness import release_plan
 from neuron_cc.interpreter.values import (
     DEFAULT_MAX_VALUE_BYTES,
     DEFAULT_MAX_WHILE_ITERATIONS,
@@ -90,58 +92,55 @@ def _callee(op: Operation) -> str | None:
     return callee.string_value() if isinstance(callee, SymbolRefAttr) else None
 
 
-class RunGuard(Interpreter.Listener):
+class RunGuard:
     """Safety checks around every interpreted op (see notes/INTERPRETER_SAFETY.md).
 
     Keeps the stack of ops being run (the innermost one is blamed for an error without an op),
     refuses a result bigger than `state.max_value_bytes` before it is computed, and refuses a
-    call of a computation that is already running (HLO has no recursion).
+    call of a computation that is already running (HLO has no recursion). `_HloInterpreter`
+    runs the checks inline (`facts`, `check_call`, `too_big`): they cost a dict lookup per op.
     """
 
     def __init__(self, state: SpmdState) -> None:
         self.state = state
         self.running: list[Operation] = []
-        self._bytes: dict[Operation, int] = {}
+        limit = state.max_value_bytes
+        self.max_bytes_per_device = limit // state.num_devices if limit > 0 else None
+        """A result bigger than this on one device is refused (None: no limit)."""
+        self.facts: dict[Operation, tuple[str | None, int]] = {}
+        """Per op: its callee (None if not a call) and result size, read once per run."""
 
-    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
-        callee = _callee(op)
-        if callee is not None:
-            calls = [c for c in map(_callee, self.running) if c is not None]
-            if callee in calls:
-                chain = " -> ".join(f"@{c}" for c in [*calls, callee])
-                raise InterpretationError(
-                    f"recursive call of @{callee} ({chain}): HLO computations cannot recurse", op
-                )
-        self._check_size(op)
-        self.running.append(op)
+    def learn(self, op: Operation) -> tuple[str | None, int]:
+        facts = self.facts[op] = (_callee(op), _result_bytes(op))
+        return facts
 
-    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
-        # Ops above `op` are stale: they raised an exception that an implementation caught.
-        while self.running and self.running.pop() is not op:
-            pass
-
-    def _check_size(self, op: Operation) -> None:
-        limit = self.state.max_value_bytes
-        if limit <= 0:
-            return
-        size = self._bytes.get(op)
-        if size is None:
-            try:
-                size = max((storage_bytes(r.type) for r in op.results), default=0)
-            except InterpretationError:
-                size = 0
-            self._bytes[op] = size
-        total = size * self.state.num_devices
-        if total > limit:
+    def check_call(self, op: Operation, callee: str) -> None:
+        calls = [c for c in map(_callee, self.running) if c is not None]
+        if callee in calls:
+            chain = " -> ".join(f"@{c}" for c in [*calls, callee])
             raise InterpretationError(
-                f"'{op.name}' would produce {total} bytes ({size} bytes on each of "
-                f"{self.state.num_devices} devices), over the interpreter's limit of {limit} "
-                "bytes per value",
-                op,
+                f"recursive call of @{callee} ({chain}): HLO computations cannot recurse", op
             )
+
+    def too_big(self, op: Operation, size: int) -> InterpretationError:
+        total = size * self.state.num_devices
+        return InterpretationError(
+            f"'{op.name}' would produce {total} bytes ({size} bytes on each of "
+            f"{self.state.num_devices} devices), over the interpreter's limit of "
+            f"{self.state.max_value_bytes} bytes per value",
+            op,
+        )
 
     def innermost(self) -> Operation | None:
         return self.running[-1] if self.running else None
+
+
+def _result_bytes(op: Operation) -> int:
+    """Storage bytes of the op's biggest result on one device (0 where a type has no size)."""
+    try:
+        return max((storage_bytes(r.type) for r in op.results), default=0)
+    except InterpretationError:
+        return 0
 
 
 class _QuietImpls(_InterpreterFunctionImpls):
@@ -157,9 +156,90 @@ class _QuietImpls(_InterpreterFunctionImpls):
         return implementation(ft, interpreter, op, args)
 
 
-def make_interpreter(module: ModuleOp, state: SpmdState) -> Interpreter:
+@dataclass
+class _HloInterpreter(Interpreter):
+    """xDSL's interpreter with a leaner `run_ssacfg_region`: the same scopes, listeners and
+    terminator handling, without the per-op generator, helper calls and operand-count check
+    (the module is verified; an implementation returning the wrong number of results is
+    still an error). Region interpretation is most of the interpreter's own cost on big
+    programs: every op of every loop iteration goes through it. A value is dropped from its
+    scope after its last use (`liveness.release_plan`), so a big program's memory is its live
+    set, not every array it ever computed."""
+
+    guard: RunGuard = field(kw_only=True)
+    _release_plans: dict[Block, dict[Operation, tuple[SSAValue, ...]]] = field(
+        default_factory=lambda: {}
+    )
+
+    def run_ssacfg_region(
+        self, region: Region, args: PythonValues, name: str = "unknown"
+    ) -> PythonValues:
+        block = region.blocks.first
+        results: PythonValues = ()
+        plans = self._release_plans
+        initial_scope = self._ctx
+        run = self._impls.run
+        listeners = self.listeners
+        guard = self.guard
+        running, facts, limit = guard.running, guard.facts, guard.max_bytes_per_device
+        while block is not None:
+            self.push_scope(name)
+            scope = self._ctx
+            local = cast(dict[SSAValue, Any], scope.local_scope)
+            local.update(zip(block.args, args))
+            plan = plans.get(block) or self._plan(block)
+            op = block.first_op
+            block = None
+            while op is not None:
+                inputs = tuple(local[v] if v in local else scope[v] for v in op.operands)
+                callee, size = facts.get(op) or guard.learn(op)
+                if callee is not None:
+                    guard.check_call(op, callee)
+                if limit is not None and size > limit:
+                    raise guard.too_big(op, size)
+                depth = len(running)
+                running.append(op)
+                for listener in listeners:
+                    listener.will_interpret_op(op, inputs)
+                result = run(self, op, inputs)
+                values = _checked(op, result.values)
+                for listener in listeners:
+                    listener.did_interpret_op(op, values)
+                # Ops above `op` are stale: they raised an exception that an implementation caught.
+                del running[depth:]
+                local.update(zip(op.results, values))
+                dead = plan.get(op)
+                if dead is not None:
+                    for value in dead:
+                        del local[value]
+                terminator = result.terminator_value
+                if terminator is not None:
+                    if isinstance(terminator, ReturnedValues):
+                        results = terminator.values
+                    else:
+                        block, args = terminator
+                    break
+                op = op.next_op
+        self._ctx = initial_scope
+        return results
+
+    def _plan(self, block: Block) -> dict[Operation, tuple[SSAValue, ...]]:
+        plan = self._release_plans[block] = release_plan(block)
+        return plan
+
+
+def _checked(op: Operation, values: PythonValues) -> PythonValues:
+    if len(values) != len(op.results):
+        raise XdslInterpretationError(
+            f"Incorrect number of results for op {op.name}, expected "
+            f"{len(op.results)} but got {len(values)}"
+        )
+    return values
+
+
+def make_interpreter(module: ModuleOp, state: SpmdState) -> _HloInterpreter:
     """An xDSL interpreter with every hlo implementation registered and `state` attached."""
-    interpreter = Interpreter(module, _impls=_QuietImpls(), listeners=(RunGuard(state),))
+    interpreter = _HloInterpreter(module, _impls=_QuietImpls(), guard=RunGuard(state))
     for table in _function_tables():
         interpreter.register_implementations(table)
     attach_state(interpreter, state)
@@ -215,9 +295,9 @@ def run_module(
     return RunResult(outputs, out_types, state)
 
 
-def _guarded_call(interpreter: Interpreter, entry: func.FuncOp, inputs: PythonValues) -> Any:
+def _guarded_call(interpreter: _HloInterpreter, entry: func.FuncOp, inputs: PythonValues) -> Any:
     """Call the entry; every failure becomes an InterpretationError blaming the innermost op."""
-    guard = next(g for g in interpreter.listeners if isinstance(g, RunGuard))
+    guard = interpreter.guard
     try:
         return interpreter.call_op(entry, inputs)
     except InterpretationError as e:

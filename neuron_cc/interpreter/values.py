@@ -113,15 +113,26 @@ def wrap_narrow_int(x: np.ndarray[Any, Any], width: int, signed: bool) -> np.nda
 
 def normalize(x: np.ndarray[Any, Any], element: Attribute) -> np.ndarray[Any, Any]:
     """Bring a computed array to the exact storage of `element` (dtype, rounding, wrapping)."""
-    dtype = numpy_dtype(element)
-    if is_f32_stored(element):
+    how = _NORMALIZE.get(element)
+    if how is None:
+        how = _NORMALIZE[element] = _how_to_normalize(element)
+    dtype, rounded, width = how
+    if rounded:
         return round_to_type(x, element)
-    width = narrow_int_width(element)
     if width is not None:
         return wrap_narrow_int(x, width, dtype == np.int8)
     if x.dtype != dtype:
         x = x.astype(dtype)
     return x
+
+
+_NORMALIZE: dict[Attribute, tuple[np.dtype[Any], bool, int | None]] = {}
+"""Per element type: storage dtype, rounded in f32 storage?, narrow integer width (every
+interpreted op normalizes its results; one lookup instead of three)."""
+
+
+def _how_to_normalize(element: Attribute) -> tuple[np.dtype[Any], bool, int | None]:
+    return numpy_dtype(element), is_f32_stored(element), narrow_int_width(element)
 
 
 def element_of(t: Attribute) -> Attribute:
@@ -189,6 +200,9 @@ class SpmdState:
     infeed_taken: int = 0
     outfeed: list[list[Any]] = field(default_factory=list[list[Any]])
     """What the program's outfeeds wrote, in order."""
+    constants: dict[Operation, Any] = field(default_factory=dict[Operation, Any])
+    """The decoded value of every constant op run so far (one device, read-only): a constant
+    in a loop body is decoded once, not once per iteration."""
 
     @property
     def num_devices(self) -> int:

@@ -80,10 +80,19 @@ _NARROW_INTS = {"s1": 1, "s2": 2, "s4": 4, "u1": 1, "u2": 2, "u4": 4}
 _F32_STORED = frozenset({"bf16", *NARROW_FLOATS})
 
 
+_NAMES: dict[Attribute, str] = {}
+"""Supported element type -> its name, filled on first use (the interpreter asks for the
+dtype of every operand of every op it runs: one dict lookup instead of the checks below)."""
+
+
 def _name(element: Attribute) -> str:
+    name = _NAMES.get(element)
+    if name is not None:
+        return name
     name = element_type_name(element)
     if (name not in _NUMPY_DTYPES and name not in _ML_DTYPES) or ELEMENT_TYPES.get(name) != element:
         raise ValueError(f"unsupported element type {element}")
+    _NAMES[element] = name
     return name
 
 
@@ -92,9 +101,18 @@ def exact_dtype(element: Attribute) -> np.dtype[Any]:
     return exact_dtype_of_name(_name(element))
 
 
+_STORAGE: dict[Attribute, np.dtype[Any]] = {}
+
+
 def storage_dtype(element: Attribute) -> np.dtype[Any]:
     """The interpreter's storage dtype of `element` (see the module docstring)."""
-    name = _name(element)
+    dtype = _STORAGE.get(element)
+    if dtype is None:
+        dtype = _STORAGE[element] = _storage_dtype(_name(element))
+    return dtype
+
+
+def _storage_dtype(name: str) -> np.dtype[Any]:
     if name in _F32_STORED:
         return np.dtype(np.float32)
     if name in _NARROW_INTS:
