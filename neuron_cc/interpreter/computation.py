@@ -70,7 +70,6 @@ and the interpreter functions.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from functools import cmp_to_key
 from typing import Any
