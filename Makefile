@@ -58,6 +58,7 @@ test: lint lit pytest
 bench-tools: venv
 	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "matplotlib unavailable: no plot"
 	command -v mlir-opt >/dev/null || ls /usr/bin/mlir-opt-* >/dev/null 2>&1 || \
+		ls /usr/lib/llvm-*/bin/mlir-opt >/dev/null 2>&1 || \
 		(apt-get install -y -qq mlir-19-tools >/dev/null 2>&1 || \
 		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq mlir-19-tools >/dev/null 2>&1)) || \
 		echo "mlir-opt unavailable: its baseline is skipped"

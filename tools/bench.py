@@ -231,11 +231,11 @@ class SizeBench:
         one-byte change inside attribute bodies of a few ops; the op count and the rest of the
         text are unchanged). For reference, it also times a generic `arith.addf` chain of the
         same op count (no tensor types, no attributes: a lower bound for mlir-opt). Debian
-        installs the tool as `mlir-opt-<N>` (`make bench-tools` installs it where apt can).
+        installs the tool as /usr/lib/llvm-<N>/bin/mlir-opt (some as `mlir-opt-<N>`);
+        `make bench-tools` installs it where apt can.
         """
-        tool = shutil.which("mlir-opt") or next(
-            (t for t in sorted(glob.glob("/usr/bin/mlir-opt-*"), reverse=True)), None
-        )
+        installed = [*glob.glob("/usr/bin/mlir-opt-*"), *glob.glob("/usr/lib/llvm-*/bin/mlir-opt")]
+        tool = shutil.which("mlir-opt") or next(iter(sorted(installed, reverse=True)), None)
         same = "mlir-opt parse+print (same module, generic)"
         proxy = "mlir-opt parse+print (arith chain, same op count)"
         if tool is None:

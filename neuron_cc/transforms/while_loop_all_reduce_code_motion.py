@@ -46,7 +46,7 @@ are left unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -56,7 +56,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     TupleType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -289,8 +289,11 @@ def _widen_select(select: SelectOp, kind: str, shape: Sequence[int]) -> None:
             erase_if_dead(owner)
 
 
-def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) -> list[Operation]:
-    """gte -> [convert] -> collective -> [convert] -> add(init, .) after the loop."""
+def _post_loop(
+    loop: WhileOp, acc: Accumulation, init: SSAValue, regions: list[Region], ctx: _Context
+) -> list[Operation]:
+    """gte -> [convert] -> collective (with `regions`, the reducer) -> [convert] -> add(init, .)
+    after the loop."""
     op = acc.collective
     ops: list[Operation] = []
     g = GetTupleElementOp(loop.result, acc.slot)
@@ -319,7 +322,7 @@ def _post_loop(loop: WhileOp, acc: Accumulation, init: SSAValue, ctx: _Context) 
         result_types=[result_type],
         properties=props,
         attributes=dict(op.attributes),
-        regions=[r.clone() for r in op.regions],
+        regions=regions,
     )
     ops.append(moved)
     value = moved.results[0]
@@ -371,7 +374,11 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
         if isinstance(acc.collective, ReduceScatterOp):
             retype_slot(loop, acc.slot, new_slots[acc.slot].type)
             Rewriter.replace_value_with_new_type(acc.add.results[0], new_slots[acc.slot].type)
-    for op in collectives.values():
+    # The reducer regions move with the collective (the first copy after the loop takes them,
+    # any further one clones them): no clone of a region that is erased next.
+    reducers: dict[int, list[Region]] = {}
+    for key, op in collectives.items():
+        reducers[key] = [op.detach_region(r) for r in list(op.regions)]
         op.results[0].replace_all_uses_with(op.operands[0])
         Rewriter.erase_op(op)
     for acc in accumulations:
@@ -380,13 +387,26 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
     retype_root(loop)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
-    for acc in sorted(accumulations, key=lambda a: a.slot):
-        ops = _post_loop(loop, acc, old_inits[acc.slot], ctx)
+    for acc, regions in _reducers_once(accumulations, reducers):
+        ops = _post_loop(loop, acc, old_inits[acc.slot], regions, ctx)
         after.extend(ops)
         finals[acc.slot] = ops[-1].results[0]
     replace_loop_result(loop, finals, after, old_uses)
     if isinstance(old_init, Operation):
         erase_if_dead(old_init)  # after the post-loop adds took the old init values
+
+
+def _reducers_once(
+    accumulations: list[Accumulation], reducers: dict[int, list[Region]]
+) -> Iterator[tuple[Accumulation, list[Region]]]:
+    """The accumulations by slot, each with its collective's reducer regions: the detached
+    originals for the first accumulation of a collective, clones for any further one."""
+    placed: set[int] = set()
+    for acc in sorted(accumulations, key=lambda a: a.slot):
+        key = id(acc.collective)
+        regions = reducers[key]
+        yield acc, [r.clone() for r in regions] if key in placed else regions
+        placed.add(key)
 
 
 def _candidates(body: Block, enable_rs: bool) -> list[CollectiveOp]:
