@@ -78,6 +78,9 @@ def run(module: ModuleOp, per_device: Array) -> Array:
     return np.asarray(out)
 
 
+COLLECTIVE_NAMES = {AllGatherOp.name, AllReduceOp.name, AllToAllOp.name, CollectivePermuteOp.name}
+
+
 def ops_of(module: ModuleOp) -> list[str]:
     return [op.name for op in module.walk() if op.name.startswith("hlo.")]
 
@@ -113,8 +116,13 @@ RESHARD_CASES = [
     ("{replicated}", "{devices=[2,4]<=[8]}", "slice", (8, 16)),
     ("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", "{devices=[2,4]<=[8]}", "slice", (8, 16)),
     ("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", "{devices=[8,1]<=[8]}", "slice", (16, 4)),
+    # tile counts move between dims: all-to-all chains, a permute where devices end elsewhere
+    ("{devices=[2,4]<=[8]}", "{devices=[4,2]<=[8]}", "all_to_all+permute", (8, 16)),
+    ("{devices=[8,1]<=[8]}", "{devices=[2,4]<=[8]}", "all_to_all", (16, 8)),
+    ("{devices=[8,1]<=[8]}", "{devices=[1,8]7,6,5,4,3,2,1,0}", "all_to_all+permute", (8, 8)),
+    ("{devices=[2,2,2]<=[8]}", "{devices=[1,1,8]<=[8]}", "all_to_all+permute", (4, 4, 16)),
+    ("{devices=[8,1,1]<=[8]}", "{devices=[1,2,4]<=[8]}", "all_to_all", (8, 4, 8)),
     # no fast path
-    ("{devices=[2,4]<=[8]}", "{devices=[4,2]<=[8]}", "gather_slice", (8, 16)),
     (
         "{devices=[4,2]<=[2,4]T(1,0)}",
         "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
@@ -142,14 +150,17 @@ def test_reshard(
 
     module = build(shard_shape_of(global_shape, src), emit)
     kinds = set(ops_of(module))
-    expected_kind = {
-        "permute": CollectivePermuteOp.name,
-        "all_to_all": AllToAllOp.name,
-        "all_gather": AllGatherOp.name,
-        "slice": "hlo.dynamic_slice",
-        "gather_slice": AllGatherOp.name,
-    }.get(strategy)
-    assert (expected_kind in kinds) if expected_kind else not kinds
+    expected_kinds = {
+        "noop": set[str](),
+        "permute": {CollectivePermuteOp.name},
+        "all_to_all": {AllToAllOp.name},
+        "all_to_all+permute": {AllToAllOp.name, CollectivePermuteOp.name},
+        "all_gather": {AllGatherOp.name},
+        "slice": {"hlo.dynamic_slice"},
+        "gather_slice": {AllGatherOp.name, "hlo.dynamic_slice"},
+    }[strategy]
+    assert expected_kinds <= kinds, kinds
+    assert kinds & COLLECTIVE_NAMES == expected_kinds & COLLECTIVE_NAMES, kinds
     g = np.random.default_rng(0).standard_normal(global_shape).astype(np.float32)
     out = run(module, np.stack([cut(g, src, d) for d in range(P)]))
     assert np.array_equal(out, np.stack([cut(g, dst, d) for d in range(P)]))
@@ -169,22 +180,52 @@ def test_reshard_channels_and_gather_order() -> None:
     assert [g.channel_id.value.data for g in gathers if g.channel_id] == [5, 6]
 
 
-def test_all_reduce_along_sharding_dims() -> None:
+@pytest.mark.parametrize(
+    ("dims", "per_dim", "groups"),
+    [
+        # one all-reduce over the combined groups (XLA's AllReduceAlongShardingDims)
+        ([0, 1], False, [((0, 1, 2, 3, 4, 5, 6, 7),)]),
+        ([1], False, [((0, 1, 2, 3), (4, 5, 6, 7))]),
+        ([0], False, [((0, 4), (1, 5), (2, 6), (3, 7))]),
+        # the explicit per-dimension chain, last dim first
+        ([0, 1], True, [((0, 1, 2, 3), (4, 5, 6, 7)), ((0, 4), (1, 5), (2, 6), (3, 7))]),
+    ],
+)
+def test_all_reduce_along_sharding_dims(
+    dims: list[int], per_dim: bool, groups: list[tuple[tuple[int, ...], ...]]
+) -> None:
     s = ShardingAttr.from_hlo_text("{devices=[2,4]<=[8]}")
 
     def emit(
         b: Builder, x: SSAValue, creator: CollectiveOpsCreator, ch: ChannelCounter
     ) -> SSAValue:
-        return all_reduce_along_sharding_dims(b, x, s, [0, 1], "hlo.add", creator, ch)
+        return all_reduce_along_sharding_dims(
+            b, x, s, dims, "hlo.add", creator, ch, per_dim=per_dim
+        )
 
     module = build((3,), emit)
     reduces = [op for op in module.walk() if isinstance(op, AllReduceOp)]
-    assert [r.replica_groups.groups() for r in reduces] == [
-        ((0, 1, 2, 3), (4, 5, 6, 7)),
-        ((0, 4), (1, 5), (2, 6), (3, 7)),
-    ]
+    assert [r.replica_groups.groups() for r in reduces] == groups
     x = np.stack([np.full(3, d, np.float32) for d in range(P)])
-    assert np.array_equal(run(module, x), np.full((P, 3), sum(range(P)), np.float32))
+
+    # Each device gets the sum over its group; the chain over both dims reaches every device.
+    def members(d: int) -> tuple[int, ...]:
+        return tuple(range(P)) if per_dim else next(g for g in groups[0] if d in g)
+
+    expected = np.stack([np.full(3, sum(members(d)), np.float32) for d in range(P)])
+    assert np.array_equal(run(module, x), expected)
+
+
+def test_all_reduce_along_untiled_dims_is_the_value() -> None:
+    s = ShardingAttr.from_hlo_text("{devices=[8,1]<=[8]}")
+
+    def emit(
+        b: Builder, x: SSAValue, creator: CollectiveOpsCreator, ch: ChannelCounter
+    ) -> SSAValue:
+        return all_reduce_along_sharding_dims(b, x, s, [1], "hlo.add", creator, ch)
+
+    module = build((3,), emit)
+    assert not [op for op in module.walk() if isinstance(op, AllReduceOp)]
 
 
 def test_reshard_errors() -> None:

@@ -120,14 +120,18 @@ def _channel(channel_id: int) -> IntegerAttr:
 
 
 def _expand_per_replica(
-    groups: ReplicaGroupsAttr, num_replicas: int, num_partitions: int
+    groups: ReplicaGroupsAttr, num_replicas: int, num_partitions: int, ordered: bool = False
 ) -> ReplicaGroupsAttr:
     """Flattened-id groups [r*P + p for p in g] for every replica r, replica-major.
 
-    At most one explicit group means one group of ALL partitions per replica (as in XLA); an
-    iota list [G,S]<=[D]T(T) becomes [G*R,S]<=[R,D...]T(0,T+1...).
+    At most one explicit group means one group of ALL partitions per replica (as in XLA), except
+    for an `ordered` collective (all-gather: members concatenate in group order) whose one
+    group lists the partitions in another order; an iota list [G,S]<=[D]T(T) becomes
+    [G*R,S]<=[R,D...]T(0,T+1...).
     """
-    if not groups.is_iota and len(groups.groups()) <= 1:
+    explicit = groups.groups() if not groups.is_iota else ()
+    in_id_order = not explicit or list(explicit[0]) == sorted(explicit[0])
+    if not groups.is_iota and len(explicit) <= 1 and (in_id_order or not ordered):
         groups = ReplicaGroupsAttr.explicit([])
     return expand_partition_groups_across_replicas(groups, num_replicas, num_partitions)
 
@@ -295,7 +299,9 @@ class _DefaultCallbacks:
         channel: int,
         dimension: int,
     ) -> SSAValue:
-        attr = self._expand(ReplicaGroupsAttr.explicit(groups))
+        attr = _expand_per_replica(
+            ReplicaGroupsAttr.explicit(groups), self.num_replicas, self.num_partitions, True
+        )
         return _all_gather(b, operand, ag_type, attr, channel, dimension)
 
     def all_gather_iota(

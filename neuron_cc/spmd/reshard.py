@@ -9,9 +9,11 @@ shardings are the creator's partition ids. Shapes must divide evenly (no padded 
 1. no-op: the same placement (or both fully replicated);
 2. `collective_permute`: both tiled with identical tile shapes/replication, only the device order
    differs; pairs (src.tile[idx], dst.tile[idx]) in row-major order of the full tile shape;
-3. `all_to_all`: the same tile count, exactly two dims differ, moving k tiles from dim i to dim j
-   (dst tile assignment = src's with axes i, j swapped): reshape (split j into k x rest) ->
-   array all_to_all on the k axis within the dim-i groups -> transpose k before i -> reshape;
+3. `all_to_all` / `all_to_all+permute`: both tiled with the same tile count and replication,
+   other tile counts per dim: a chain of all-to-alls, each moving a factor k of one dim's tiles
+   to another dim (`all_to_all_plan`; per step: reshape (split j into k x rest) -> array
+   all_to_all on the k axis within the groups -> transpose k before i -> reshape), then one
+   collective-permute when the devices end at other positions than the target's;
 4. tiled -> (partially) replicated: `all_gather_shards` over the dims the target replicates,
    when each device's gathered block is exactly its target block;
 5. (partially) replicated -> tiled: when every device's target block lies inside the block it
@@ -34,6 +36,12 @@ from neuron_cc.dialects.hlo.data_movement import DynamicSliceOp, ReshapeOp, Tran
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import shape_of, tensor_type
 from neuron_cc.dialects.sharding import ShardingAttr
+from neuron_cc.spmd.all_to_all_plan import (
+    AllToAllPlan,
+    AllToAllStep,
+    plan_all_to_all,
+    tile_shape_after,
+)
 from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
 from neuron_cc.spmd.device_lists import iota_or_explicit
 
@@ -170,16 +178,27 @@ def all_gather_shards_with(
 
 
 def all_reduce_along_sharding_dims_with(
-    e: Emitter, value: SSAValue, sharding: ShardingAttr, dims: Sequence[int], kind: str
+    e: Emitter,
+    value: SSAValue,
+    sharding: ShardingAttr,
+    dims: Sequence[int],
+    kind: str,
+    *,
+    per_dim: bool = False,
 ) -> SSAValue:
     """Reduce `value` (reducer op name `kind`, e.g. "hlo.add") over the partitions tiling `dims`.
 
-    One all_reduce per dim in REVERSE order (tile size 1 dims skipped), each a new channel id.
+    One all_reduce over the combined groups (the partitions that differ only in their tile
+    indices along `dims`), as XLA's AllReduceAlongShardingDims does; dims with one tile add
+    nothing, and none at all leaves `value` as it is. `per_dim` emits the older chain instead:
+    one all_reduce per dim in REVERSE order, each over that dim's groups (more launches, and
+    a float sum associated differently). Every all_reduce takes a new channel id.
     """
-    for dim in sorted(set(dims), reverse=True):
-        if sharding.tile_dims[dim] == 1:
-            continue
-        groups = partition_groups_for_replication(sharding, [dim], e.use_iota_device_lists)
+    tiled = [d for d in sorted(set(dims)) if sharding.tile_dims[d] != 1]
+    if not tiled:
+        return value
+    for group_dims in [[d] for d in reversed(tiled)] if per_dim else [tiled]:
+        groups = partition_groups_for_replication(sharding, group_dims, e.use_iota_device_lists)
         channel = e.channels.next()
         if groups.is_iota:
             value = e.creator.create_all_reduce_iota(e.b, value, kind, groups, channel)
@@ -210,32 +229,28 @@ def _permute(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAttr) 
     return e.creator.create_collective_permute(e.b, value, pairs, e.channels.next())
 
 
-def _all_to_all_dims(src: ShardingAttr, dst: ShardingAttr) -> tuple[int, int] | None:
-    """(i, j) when dst moves src's dim-i tiles to dim j with the swapped device assignment."""
-    if not (src.is_tiled and dst.is_tiled) or src.num_tiles != dst.num_tiles:
+def _all_to_all_plan(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> AllToAllPlan | None:
+    if not (src.is_tiled and dst.is_tiled):
         return None
-    if src.replication_factor != dst.replication_factor:
-        return None
-    diff = [d for d, (a, c) in enumerate(zip(src.tile_dims, dst.tile_dims, strict=True)) if a != c]
-    if len(diff) != 2:
-        return None
-    i, j = diff if src.tile_dims[diff[1]] == 1 else diff[::-1]
-    k = src.tile_dims[i]
-    if src.tile_dims[j] != 1 or dst.tile_dims[i] != 1 or dst.tile_dims[j] != k:
-        return None
-    swapped = np.swapaxes(src.tile_assignment_with_replication(), i, j)
-    return (i, j) if np.array_equal(swapped, dst.tile_assignment_with_replication()) else None
+    rank = len(global_shape)
+    return plan_all_to_all(
+        _full_assignment(src, devices, rank),
+        _full_assignment(dst, devices, rank),
+        shard_shape_of(global_shape, src),
+    )
 
 
-def _all_to_all(e: Emitter, value: SSAValue, src: ShardingAttr, i: int, j: int) -> SSAValue:
-    """Move src's k tiles from dim i to dim j: reshape -> all_to_all -> transpose -> reshape."""
+def _all_to_all(e: Emitter, value: SSAValue, step: AllToAllStep) -> SSAValue:
+    """One step of an all-to-all plan: reshape -> all_to_all -> transpose -> reshape."""
     shape = shape_of(value)
-    k = src.tile_dims[i]
-    if shape[j] % k:
-        raise ReshardError(f"dimension {j} of size {shape[j]} does not split into {k} tiles")
+    i, j, k = step.source, step.target, step.factor
     split = [*shape[:j], k, shape[j] // k, *shape[j + 1 :]]
     reshaped = reshape(e.b, value, split)
-    groups = partition_groups_for_replication(src, [i], e.use_iota_device_lists)
+    groups = ReplicaGroupsAttr.explicit([list(g) for g in step.groups])
+    if e.use_iota_device_lists:
+        groups = iota_or_explicit(groups)
     channel = e.channels.next()
     if groups.is_iota:
         exchanged = e.creator.create_all_to_all_iota(e.b, [reshaped], groups, channel, j)
@@ -260,10 +275,17 @@ def _all_to_all(e: Emitter, value: SSAValue, src: ShardingAttr, i: int, j: int) 
                 properties={"permutation": DimensionsAttr(tuple(order))},
             ),
         )
-    final = list(shape)
-    final[i] *= k
-    final[j] //= k
-    return reshape(e.b, transposed, final)
+    return reshape(e.b, transposed, tile_shape_after(shape, step))
+
+
+def _run_all_to_all_plan(e: Emitter, value: SSAValue, plan: AllToAllPlan) -> SSAValue:
+    for step in plan.steps:
+        value = _all_to_all(e, value, step)
+    if plan.permute is not None:
+        value = e.creator.create_collective_permute(
+            e.b, value, list(plan.permute), e.channels.next()
+        )
+    return value
 
 
 def _gathered_dims(src: ShardingAttr, dst: ShardingAttr, rank: int, devices: int) -> list[int]:
@@ -356,8 +378,9 @@ def choose_strategy(src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, d
     same_tiling = src.is_tiled and dst.is_tiled and src.data.tile_shape == dst.data.tile_shape
     if same_tiling and src.data.replicate_last == dst.data.replicate_last:
         return "permute"
-    if _all_to_all_dims(src, dst) is not None:
-        return "all_to_all"
+    plan = _all_to_all_plan(src, dst, global_shape, devices)
+    if plan is not None:
+        return "all_to_all" if plan.permute is None else "all_to_all+permute"
     try:
         _gathered_dims(src, dst, rank, devices)
         return "all_gather"
@@ -385,9 +408,10 @@ def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAt
         return value
     if strategy == "permute":
         return _permute(e, value, src, dst)
-    dims = _all_to_all_dims(src, dst)
-    if dims is not None:
-        return _all_to_all(e, value, src, *dims)
+    if strategy.startswith("all_to_all"):
+        plan = _all_to_all_plan(src, dst, global_shape, devices)
+        assert plan is not None
+        return _run_all_to_all_plan(e, value, plan)
     if strategy == "all_gather":
         return all_gather_shards_with(e, value, src, _gathered_dims(src, dst, rank, devices))
     if src.is_tiled and strategy == "gather_slice":
@@ -443,10 +467,11 @@ def all_reduce_along_sharding_dims(
     channels: ChannelCounter,
     *,
     use_iota_device_lists: bool = True,
+    per_dim: bool = False,
 ) -> SSAValue:
     """Reduce over the partitions tiling `dims` (see `all_reduce_along_sharding_dims_with`)."""
     e = Emitter(b, creator, channels, use_iota_device_lists)
-    return all_reduce_along_sharding_dims_with(e, value, sharding, dims, kind)
+    return all_reduce_along_sharding_dims_with(e, value, sharding, dims, kind, per_dim=per_dim)
 
 
 __all__ = [

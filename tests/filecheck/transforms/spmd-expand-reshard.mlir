@@ -92,37 +92,66 @@ builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioni
 
 // -----
 
-// No fast path ([2,2] -> [4,1] with another order): gather everything, then slice.
+// Tiles move from dim 1 to dim 0 ([2,2] -> [4,1]), the devices then sit elsewhere: one
+// all_to_all, then a collective_permute to the target's order.
 builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
-  func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
+  func.func @all_to_all_permute(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
     %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[4,1]<=[4]}", xla.source_sharding = "{devices=[2,2]<=[2,2]T(1,0)}"} : (tensor<4x4xf32>) -> tensor<2x8xf32>
     func.return %r : tensor<2x8xf32>
   }
 }
 
-// CHECK-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
-// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.all_gather(%x) dim = 1 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.all_gather([[V0]]) dim = 0 replica_groups = [2,2]<=[4] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.partition_id : tensor<ui32>
-// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
-// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.dynamic_slice [[V3]] at [[[V2]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.reshape [[V4]] : (tensor<1xi32>) -> tensor<i32>
-// CHECK-NEXT:    [[V6:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
-// CHECK-NEXT:    %r = hlo.dynamic_slice [[V1]] at [[[V5]], [[V6]]] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
+// CHECK-LABEL: func.func @all_to_all_permute(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.reshape %x : (tensor<4x4xf32>) -> tensor<2x2x4xf32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.all_to_all([[V0]]) dim = 0 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 : (tensor<2x2x4xf32>) -> tensor<2x2x4xf32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.transpose [[V1]], dims = [1, 0, 2] : (tensor<2x2x4xf32>) -> tensor<2x2x4xf32>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.reshape [[V2]] : (tensor<2x2x4xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    %r = hlo.collective_permute [[V3]] pairs = [[0, 0], [2, 1], [1, 2], [3, 3]] channel_id = 2 : tensor<2x8xf32>
 // CHECK-NEXT:    func.return %r : tensor<2x8xf32>
 // CHECK-NEXT:  }
 
-// EXPLICIT-LABEL: func.func @gather_slice(%x: tensor<4x4xf32>) -> tensor<2x8xf32> {
-// EXPLICIT-NEXT:    [[V0:%[0-9]+]] = hlo.all_gather(%x) dim = 1 replica_groups = [[0, 2], [1, 3]] channel_id = 1 use_global_device_ids : (tensor<4x4xf32>) -> tensor<4x8xf32>
-// EXPLICIT-NEXT:    [[V1:%[0-9]+]] = hlo.all_gather([[V0]]) dim = 0 replica_groups = [[0, 1], [2, 3]] channel_id = 2 use_global_device_ids : (tensor<4x8xf32>) -> tensor<8x8xf32>
-// EXPLICIT-NEXT:    [[V2:%[0-9]+]] = hlo.partition_id : tensor<ui32>
-// EXPLICIT-NEXT:    [[V3:%[0-9]+]] = hlo.constant dense<[0, 2, 4, 6]> : tensor<4xi32>
-// EXPLICIT-NEXT:    [[V4:%[0-9]+]] = hlo.dynamic_slice [[V3]] at [[[V2]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
-// EXPLICIT-NEXT:    [[V5:%[0-9]+]] = hlo.reshape [[V4]] : (tensor<1xi32>) -> tensor<i32>
-// EXPLICIT-NEXT:    [[V6:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
-// EXPLICIT-NEXT:    %r = hlo.dynamic_slice [[V1]] at [[[V5]], [[V6]]] sizes = [2, 8] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x8xf32>
-// EXPLICIT-NEXT:    func.return %r : tensor<2x8xf32>
-// EXPLICIT-NEXT:  }
+// -----
+
+// A 3-D move ([2,2,1] -> [1,1,4]): a chain of two all_to_alls, one per source dim.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @all_to_all_chain(%x: tensor<2x2x8xf32>) -> tensor<4x4x2xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[1,1,4]<=[4]}", xla.source_sharding = "{devices=[2,2,1]<=[4]}"} : (tensor<2x2x8xf32>) -> tensor<4x4x2xf32>
+    func.return %r : tensor<4x4x2xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @all_to_all_chain(%x: tensor<2x2x8xf32>) -> tensor<4x4x2xf32> {
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.reshape %x : (tensor<2x2x8xf32>) -> tensor<2x2x2x4xf32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.all_to_all([[V0]]) dim = 2 replica_groups = [2,2]<=[2,2]T(1,0) channel_id = 1 : (tensor<2x2x2x4xf32>) -> tensor<2x2x2x4xf32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.transpose [[V1]], dims = [2, 0, 1, 3] : (tensor<2x2x2x4xf32>) -> tensor<2x2x2x4xf32>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.reshape [[V2]] : (tensor<2x2x2x4xf32>) -> tensor<4x2x4xf32>
+// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.reshape [[V3]] : (tensor<4x2x4xf32>) -> tensor<4x2x2x2xf32>
+// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.all_to_all([[V4]]) dim = 2 replica_groups = [2,2]<=[4] channel_id = 2 : (tensor<4x2x2x2xf32>) -> tensor<4x2x2x2xf32>
+// CHECK-NEXT:    [[V6:%[0-9]+]] = hlo.transpose [[V5]], dims = [0, 2, 1, 3] : (tensor<4x2x2x2xf32>) -> tensor<4x2x2x2xf32>
+// CHECK-NEXT:    %r = hlo.reshape [[V6]] : (tensor<4x2x2x2xf32>) -> tensor<4x4x2xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4x2xf32>
+// CHECK-NEXT:  }
+
+// -----
+
+// No fast path (tiles move AND replication changes): gather everything, then slice.
+builtin.module attributes {hlo.num_partitions = 4 : i64, hlo.use_spmd_partitioning} {
+  func.func @gather_slice(%x: tensor<2x8xf32>) -> tensor<8x4xf32> {
+    %r = hlo.custom_call "Sharding"(%x) {xla.sharding = "{devices=[1,2,2]<=[4] last_tile_dim_replicate}", xla.source_sharding = "{devices=[4,1]<=[4]}"} : (tensor<2x8xf32>) -> tensor<8x4xf32>
+    func.return %r : tensor<8x4xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @gather_slice(%x: tensor<2x8xf32>) -> tensor<8x4xf32> {
+// CHECK-NEXT:    [[V0:%[0-9]+]] = hlo.all_gather(%x) dim = 0 replica_groups = [1,4]<=[4] channel_id = 1 use_global_device_ids : (tensor<2x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:    [[V1:%[0-9]+]] = hlo.partition_id : tensor<ui32>
+// CHECK-NEXT:    [[V2:%[0-9]+]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:    [[V3:%[0-9]+]] = hlo.constant dense<[0, 0, 4, 4]> : tensor<4xi32>
+// CHECK-NEXT:    [[V4:%[0-9]+]] = hlo.dynamic_slice [[V3]] at [[[V1]]] sizes = [1] : (tensor<4xi32>, tensor<ui32>) -> tensor<1xi32>
+// CHECK-NEXT:    [[V5:%[0-9]+]] = hlo.reshape [[V4]] : (tensor<1xi32>) -> tensor<i32>
+// CHECK-NEXT:    %r = hlo.dynamic_slice [[V0]] at [[[V2]], [[V5]]] sizes = [8, 4] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<8x4xf32>
+// CHECK-NEXT:  }
 
 // -----
 
@@ -162,7 +191,9 @@ builtin.module {
 // REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[4,1]<=[4]} -> {devices=[1,4]<=[4]}: all_to_all
 // REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2]<=[4]} -> {devices=[2,1,2]<=[4] last_tile_dim_replicate}: all_gather
 // REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {replicated} -> {devices=[2,2]<=[4]}: slice
-// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2]<=[2,2]T(1,0)} -> {devices=[4,1]<=[4]}: gather_slice
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2]<=[2,2]T(1,0)} -> {devices=[4,1]<=[4]}: all_to_all+permute
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[2,2,1]<=[4]} -> {devices=[1,1,4]<=[4]}: all_to_all
+// REMARK-NEXT: remark: spmd-expand-reshard: %r (hlo.custom_call): {devices=[4,1]<=[4]} -> {devices=[1,2,2]<=[4] last_tile_dim_replicate}: gather_slice
 // REMARK-NEXT: remark: spmd-expand-reshard: %a (hlo.custom_call): {devices=[4,1]0,1,2,3} -> {devices=[4,1]<=[4]}: noop
 // REMARK-NEXT: remark: spmd-expand-reshard: %b (hlo.custom_call): kept: no source or no target sharding
 // REMARK-NEXT: remark: spmd-expand-reshard: %c (hlo.custom_call): kept: cannot reshard a maximal sharding
