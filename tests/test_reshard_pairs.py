@@ -76,6 +76,9 @@ def test_every_pair_matches_the_global_value(rank: int) -> None:
         out = run(module, np.stack([cut(g, src, d) for d in range(P)]))
         expected = np.stack([cut(g, dst, d) for d in range(P)])
         assert np.array_equal(out, expected), (src.to_hlo_text(), dst.to_hlo_text(), strategy)
-    if rank > 1:  # both all-to-all plans occur among the pairs
-        assert strategies.get("all_to_all", 0), strategies
-        assert strategies.get("all_to_all+permute", 0), strategies
+    assert "gather_slice" not in strategies, strategies  # powers of two always factor
+    if rank > 1:  # every all-to-all plan occurs among the pairs
+        for plan in ("all_to_all", "all_to_all+permute", "all_gather+all_to_all"):
+            assert strategies.get(plan, 0), (plan, strategies)
+        for plan in ("all_to_all+all_gather", "slice+all_to_all"):
+            assert strategies.get(plan, 0), (plan, strategies)

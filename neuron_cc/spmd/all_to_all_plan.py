@@ -159,3 +159,36 @@ def tile_shape_after(local_shape: Shape, step: AllToAllStep) -> Shape:
     out[step.source] *= step.factor
     out[step.target] //= step.factor
     return tuple(out)
+
+
+def replication_as_tiles(ta: IntArray, factors: Sequence[int]) -> IntArray:
+    """`ta` (tiles + a trailing replication axis) with factor `factors[d]` of the replication
+    taken as the minor part of dim d's tile index: tile counts `tiles[d] * factors[d]`, the
+    replication divided by their product.
+
+    Gathering that tiling over the factored dims gives back `ta` exactly (an all_gather
+    concatenates its members in the order of the minor index), and `ta` is a block of it that a
+    dynamic_slice can cut: the two stages around an all-to-all chain when the replication
+    changes too.
+    """
+    rank = ta.ndim - 1
+    rest = ta.shape[-1] // math.prod(factors)
+    split = ta.reshape([*ta.shape[:-1], *factors, rest])
+    order: list[int] = []
+    for d in range(rank):
+        order += [d, rank + d]
+    order.append(2 * rank)
+    tiles = [t * f for t, f in zip(ta.shape[:-1], factors, strict=True)]
+    return split.transpose(order).reshape([*tiles, rest])
+
+
+def tiles_as_replication(ta: IntArray, factors: Sequence[int]) -> IntArray:
+    """The inverse direction of `replication_as_tiles`: the minor factor `factors[d]` of dim d's
+    tile index joins the replication (what gathering those factors leaves on the devices)."""
+    rank = ta.ndim - 1
+    coarse = [t // f for t, f in zip(ta.shape[:-1], factors, strict=True)]
+    split = ta.reshape(
+        [x for c, f in zip(coarse, factors, strict=True) for x in (c, f)] + [ta.shape[-1]]
+    )
+    order = [2 * d for d in range(rank)] + [2 * d + 1 for d in range(rank)] + [2 * rank]
+    return split.transpose(order).reshape([*coarse, -1])

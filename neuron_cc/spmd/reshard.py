@@ -18,11 +18,19 @@ shardings are the creator's partition ids. Shapes must divide evenly (no padded 
    when each device's gathered block is exactly its target block;
 5. (partially) replicated -> tiled: when every device's target block lies inside the block it
    holds, a `dynamic_slice` at offsets read from per-dim table constants by partition_id;
-6. otherwise: all_gather every tiled dim (replicate), then step 5.
+6. `all_gather+all_to_all` / `all_to_all+all_gather`: tiles move and the replication grows:
+   gather the factors the source has more tiles of (`tiles_as_replication`), then step 3; or
+   step 2/3 to the target's replication split into tile factors (`replication_as_tiles`),
+   then one all_gather. Gathering first is chosen when its all-to-all needs no permute (one
+   launch fewer), else the all-to-all first (fewer bytes);
+7. `slice+all_to_all`: tiles move and the replication shrinks: a dynamic_slice to the source's
+   replication split into tile factors, then step 2/3;
+8. otherwise: all_gather every tiled dim (replicate), then step 5.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,7 +48,9 @@ from neuron_cc.spmd.all_to_all_plan import (
     AllToAllPlan,
     AllToAllStep,
     plan_all_to_all,
+    replication_as_tiles,
     tile_shape_after,
+    tiles_as_replication,
 )
 from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
 from neuron_cc.spmd.device_lists import iota_or_explicit
@@ -288,21 +298,51 @@ def _run_all_to_all_plan(e: Emitter, value: SSAValue, plan: AllToAllPlan) -> SSA
     return value
 
 
-def _gathered_dims(src: ShardingAttr, dst: ShardingAttr, rank: int, devices: int) -> list[int]:
-    """Dims to all_gather for src -> dst when that is exactly right, else raise ReshardError."""
+@dataclass(frozen=True)
+class _Gather:
+    dim: int
+    factor: int
+    groups: tuple[tuple[int, ...], ...]
+
+
+def _gathers(src: ShardingAttr, dst: ShardingAttr, rank: int, devices: int) -> list[_Gather]:
+    """The all_gathers taking src to dst when that is exactly right, else raise ReshardError.
+
+    A dim whose tile count drops by a factor f (to 1: a full gather; to more: a partial one,
+    e.g. [4 rep 2] -> [2 rep 4]) is gathered over the groups of partitions that differ only in
+    the minor part (index mod f) of their tile index along it; each device's target block must
+    be the one its source block lies in."""
     if not src.is_tiled:
         raise ReshardError("not tiled")
-    s_tiles, d_tiles = _tiles(src, rank), _tiles(dst, rank)
+    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
+    s_tiles, d_tiles = s_ta.shape[:-1], d_ta.shape[:-1]
     dims = [d for d in range(rank) if s_tiles[d] != d_tiles[d]]
-    if any(d_tiles[d] != 1 for d in dims):
+    if any(s_tiles[d] % d_tiles[d] for d in dims):
         raise ReshardError("target tiles a dim differently")
-    src_idx = _tile_index_of(_full_assignment(src, devices, rank))
-    dst_idx = _tile_index_of(_full_assignment(dst, devices, rank))
-    for device, idx in src_idx.items():
-        expected = tuple(0 if d in dims else t for d, t in enumerate(idx))
+    factor = {d: s_tiles[d] // d_tiles[d] for d in dims}
+    dst_idx = _tile_index_of(d_ta)
+    for device, idx in _tile_index_of(s_ta).items():
+        expected = tuple(t // factor.get(d, 1) for d, t in enumerate(idx))
         if dst_idx.get(device) != expected:
             raise ReshardError("device placement differs")
-    return dims
+    gathers: list[_Gather] = []
+    for d in dims:
+        f = factor[d]
+        split = s_ta.reshape([*s_ta.shape[:d], d_tiles[d], f, *s_ta.shape[d + 1 :]])
+        others = [a for a in range(split.ndim) if a != d + 1]
+        groups = split.transpose([*others, d + 1]).reshape(-1, f)
+        gathers.append(_Gather(d, f, tuple(tuple(int(x) for x in g) for g in groups)))
+    return gathers
+
+
+def _run_gathers(e: Emitter, value: SSAValue, gathers: list[_Gather]) -> SSAValue:
+    """One all_gather per dim, in REVERSE dim order, each a new channel id."""
+    for gather in reversed(gathers):
+        groups = ReplicaGroupsAttr.explicit([list(g) for g in gather.groups])
+        if e.use_iota_device_lists:
+            groups = iota_or_explicit(groups)
+        value = _gather_along(e, value, groups, gather.dim)
+    return value
 
 
 def _slice_offsets(
@@ -368,7 +408,9 @@ def _check_supported(sharding: ShardingAttr, rank: int, devices: int) -> None:
 
 
 def choose_strategy(src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int) -> str:
-    """The strategy `reshard` uses: noop, permute, all_to_all, all_gather, slice, gather_slice."""
+    """The strategy `reshard` uses: noop, permute, all_to_all, all_to_all+permute, all_gather,
+    slice, all_gather+all_to_all, all_to_all+all_gather, slice+all_to_all, gather_slice
+    (module docstring)."""
     rank = len(global_shape)
     _check_supported(src, rank, devices)
     _check_supported(dst, rank, devices)
@@ -382,13 +424,129 @@ def choose_strategy(src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, d
     if plan is not None:
         return "all_to_all" if plan.permute is None else "all_to_all+permute"
     try:
-        _gathered_dims(src, dst, rank, devices)
+        _gathers(src, dst, rank, devices)
         return "all_gather"
     except ReshardError:
         pass
     if _slice_offsets(src, dst, global_shape, devices) is not None:
         return "slice"
+    first = _gather_first(src, dst, global_shape, devices)
+    if (
+        first is not None
+        and choose_strategy(first, dst, global_shape, devices) != "all_to_all+permute"
+    ):
+        return "all_gather+all_to_all"
+    if _before_gather(src, dst, global_shape, devices) is not None:
+        return "all_to_all+all_gather"
+    if first is not None:
+        return "all_gather+all_to_all"
+    if _after_slice(src, dst, global_shape, devices) is not None:
+        return "slice+all_to_all"
     return "gather_slice"
+
+
+_ALL_TO_ALL = ("noop", "permute", "all_to_all", "all_to_all+permute")
+
+
+def _as_sharding(ta: np.ndarray) -> ShardingAttr:
+    """A tiled sharding of assignment `ta` (tiles + a trailing replication axis)."""
+    devices = [int(d) for d in ta.flat]
+    if ta.shape[-1] == 1:
+        return ShardingAttr.tiled(ta.shape[:-1], devices)
+    return ShardingAttr.tiled(ta.shape, devices, replicate_last=True)
+
+
+def _replication_factors(
+    have: Shape, want: Shape, spare: int, global_shape: Shape
+) -> list[int] | None:
+    """Per dim, the factor of `spare` replication to tile it with: first where `have` has more
+    tiles than `want` (the factor an all-to-all would otherwise move), then any dim that still
+    divides; None if `spare` does not fit."""
+    factors = [1] * len(want)
+    for d, (h, w) in enumerate(zip(have, want, strict=True)):
+        if h > w and h % w == 0:
+            f = math.gcd(h // w, spare)
+            factors[d] *= f
+            spare //= f
+    for d, w in enumerate(want):
+        f = math.gcd(spare, global_shape[d] // (w * factors[d]))
+        factors[d] *= f
+        spare //= f
+    return factors if spare == 1 else None
+
+
+def _before_gather(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> ShardingAttr | None:
+    """A tiling T with src's replication such that src -> T is an all-to-all plan (or a
+    permute) and T -> dst one all_gather: tiles move AND replication grows."""
+    rank = len(global_shape)
+    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
+    if not src.is_tiled or d_ta.shape[-1] <= s_ta.shape[-1] or d_ta.shape[-1] % s_ta.shape[-1]:
+        return None
+    spare = d_ta.shape[-1] // s_ta.shape[-1]
+    factors = _replication_factors(s_ta.shape[:-1], d_ta.shape[:-1], spare, global_shape)
+    if factors is None:
+        return None
+    middle = _as_sharding(replication_as_tiles(d_ta, factors))
+    try:
+        if choose_strategy(src, middle, global_shape, devices) not in _ALL_TO_ALL:
+            return None
+        _gathers(middle, dst, rank, devices)
+    except ReshardError:
+        return None
+    return middle
+
+
+def _gather_first(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> ShardingAttr | None:
+    """A sharding T with dst's replication such that src -> T is all_gathers (of the factors
+    src has more tiles than dst) and T -> dst an all-to-all plan: the other order of
+    `_before_gather`, more bytes per all-to-all but sometimes one permute fewer."""
+    rank = len(global_shape)
+    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
+    if not src.is_tiled or d_ta.shape[-1] <= s_ta.shape[-1] or d_ta.shape[-1] % s_ta.shape[-1]:
+        return None
+    spare = d_ta.shape[-1] // s_ta.shape[-1]
+    factors = [1] * rank
+    for d, (have, want) in enumerate(zip(s_ta.shape[:-1], d_ta.shape[:-1], strict=True)):
+        f = math.gcd(have // math.gcd(have, want), spare)
+        factors[d], spare = f, spare // f
+    if spare != 1:
+        return None
+    middle = _as_sharding(tiles_as_replication(s_ta, factors))
+    try:
+        _gathers(src, middle, rank, devices)
+        if choose_strategy(middle, dst, global_shape, devices) not in _ALL_TO_ALL:
+            return None
+    except ReshardError:
+        return None
+    return middle
+
+
+def _after_slice(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> ShardingAttr | None:
+    """A tiling T with dst's replication such that src -> T is a dynamic_slice of the held
+    block and T -> dst an all-to-all plan (or a permute): tiles move AND replication shrinks."""
+    rank = len(global_shape)
+    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
+    if not dst.is_tiled or s_ta.shape[-1] <= d_ta.shape[-1] or s_ta.shape[-1] % d_ta.shape[-1]:
+        return None
+    spare = s_ta.shape[-1] // d_ta.shape[-1]
+    factors = _replication_factors(d_ta.shape[:-1], s_ta.shape[:-1], spare, global_shape)
+    if factors is None:
+        return None
+    middle = _as_sharding(replication_as_tiles(s_ta, factors))
+    try:
+        if _slice_offsets(src, middle, global_shape, devices) is None:
+            return None
+        if choose_strategy(middle, dst, global_shape, devices) not in _ALL_TO_ALL:
+            return None
+    except ReshardError:
+        return None
+    return middle
 
 
 def _num_devices(src: ShardingAttr, dst: ShardingAttr) -> int:
@@ -408,12 +566,24 @@ def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAt
         return value
     if strategy == "permute":
         return _permute(e, value, src, dst)
-    if strategy.startswith("all_to_all"):
+    if strategy in ("all_to_all", "all_to_all+permute"):
         plan = _all_to_all_plan(src, dst, global_shape, devices)
         assert plan is not None
         return _run_all_to_all_plan(e, value, plan)
     if strategy == "all_gather":
-        return all_gather_shards_with(e, value, src, _gathered_dims(src, dst, rank, devices))
+        return _run_gathers(e, value, _gathers(src, dst, rank, devices))
+    if strategy == "all_to_all+all_gather":
+        middle = _before_gather(src, dst, global_shape, devices)
+        assert middle is not None
+        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
+    if strategy == "all_gather+all_to_all":
+        middle = _gather_first(src, dst, global_shape, devices)
+        assert middle is not None
+        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
+    if strategy == "slice+all_to_all":
+        middle = _after_slice(src, dst, global_shape, devices)
+        assert middle is not None
+        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
     if src.is_tiled and strategy == "gather_slice":
         value = all_gather_shards_with(e, value, src, range(rank))
         src = ShardingAttr.replicated()
