@@ -151,21 +151,42 @@ def exchange_halo_and_get_valid_data(
     n = _check(value, left, right, dim, sharding)
     size = n * sharding.tile_dims[dim] if global_size is None else global_size
     exchanged = exchange_halo(b, value, left, right, dim, sharding, creator, channels)
-    shape = list(shape_of(exchanged))
-    e = _Emitter(b, creator, channels)
+    starts = {device: t * n - left for device, t in tile_indices(sharding, dim).items()}
+    return mask_outside(_Emitter(b, creator, channels), exchanged, dim, starts, size, pad_value)
+
+
+def tile_indices(sharding: ShardingAttr, dim: int) -> dict[int, int]:
+    """device -> its tile index along `dim`."""
     ta = sharding.tile_assignment_with_replication()
-    table = [0] * int(ta.size)
-    for index, device in np.ndenumerate(ta):
-        table[int(device)] = index[dim] * n - left
+    return {int(device): index[dim] for index, device in np.ndenumerate(ta)}
+
+
+def mask_outside(
+    e: _Emitter,
+    value: SSAValue,
+    dim: int,
+    starts: dict[int, int],
+    global_size: int,
+    pad_value: float | SSAValue,
+) -> SSAValue:
+    """`value` with every element whose global position along `dim` is outside
+    [0, global_size) replaced by the pad: local element q of partition p is global element
+    starts[p] + q. The test is `iota + start >= 0 and < global_size` (start from a table indexed
+    by partition_id), applied with a select against the broadcast pad value."""
+    b = e.b
+    shape = list(shape_of(value))
+    table = [0] * (1 + max(starts))
+    for device, start in starts.items():
+        table[device] = start
     offset = _broadcast(b, per_partition_value(e, table, None), shape)
     iota = insert(b, IotaOp(dim, TensorType(i32, shape)))
     position = insert(b, AddOp(iota, offset))
     low = _broadcast(b, _scalar_constant(b, i32, 0), shape)
-    high = _broadcast(b, _scalar_constant(b, i32, size), shape)
+    high = _broadcast(b, _scalar_constant(b, i32, global_size), shape)
     above = insert(b, CompareOp(ComparisonDirection.GE, position, low))
     below = insert(b, CompareOp(ComparisonDirection.LT, position, high))
     valid = insert(b, AndOp(above, below))
     element = tensor_type(value).element_type
     pad = pad_value if isinstance(pad_value, SSAValue) else _scalar_constant(b, element, pad_value)
     padding = _broadcast(b, pad, shape)
-    return insert(b, SelectOp(valid, exchanged, padding))
+    return insert(b, SelectOp(valid, value, padding))

@@ -368,7 +368,11 @@ def _slice_offsets(
     return tables
 
 
-def _dynamic_slice(e: Emitter, value: SSAValue, tables: list[list[int]], shape: Shape) -> SSAValue:
+def dynamic_slice_by_partition(
+    e: Emitter, value: SSAValue, tables: list[list[int]], shape: Shape
+) -> SSAValue:
+    """A dynamic_slice of `shape` at per-dim offsets `tables[d][partition]` (constants where a
+    table is uniform, else looked up by partition_id)."""
     pid = None if all(len(set(t)) <= 1 for t in tables) else e.creator.create_partition_id(e.b)
     offsets = [per_partition_value(e, table, pid) for table in tables]
     t = TensorType(tensor_type(value).element_type, list(shape))
@@ -590,7 +594,7 @@ def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAt
     tables = _slice_offsets(src, dst, global_shape, devices)
     if tables is None:
         raise ReshardError(f"cannot reshard {src.to_hlo_text()} to {dst.to_hlo_text()}")
-    return _dynamic_slice(e, value, tables, shard_shape_of(global_shape, dst))
+    return dynamic_slice_by_partition(e, value, tables, shard_shape_of(global_shape, dst))
 
 
 def reshard(

@@ -1,0 +1,171 @@
+"""Per-partition halos and windowed inputs (XLA's OffsetCalculation halos, ReshardAsWindowedInput).
+
+A windowed op (convolution, reduce-window) partitioned along a dimension needs on partition t
+not its shard [t*n, (t+1)*n) but the input window its output shard reads, which starts and ends
+at other places on every partition. XLA describes the two ends as halo sizes that are linear
+functions of t (`HaloFunction`, its MultiplyAddDivideOffsetCalculation): a left halo L(t) and a
+right halo R(t), where a negative size TRIMS the shard on that side instead of extending it.
+
+`exchange_per_partition_halo` gives partition t the global elements
+[t*n - L(t), (t+1)*n + R(t)); their count L(t) + n + R(t) must be the same on every partition
+(one static shape). It exchanges the widest halos with `exchange_halo` (max(0, max L) on the
+left, max(0, max R) on the right) and then cuts each partition's window out with a dynamic_slice
+at offset max L - L(t) - so halos narrower than the widest, and trims, cost no extra collective.
+With `pad_value`, elements outside [0, global_size) become the pad (`halo.mask_outside`, with
+each partition's real start).
+
+`reshard_as_windowed_input` derives L and R from a window configuration (size, stride, low and
+high padding) along one tiled dimension: output element o reads padded input elements
+[o*stride, o*stride + size), so partition t, which computes output elements [t*m, (t+1)*m),
+needs padded input [t*m*stride, (t*m + m - 1)*stride + size), i.e. unpadded start
+t*m*stride - pad_low. The result, with the padding's positions holding `pad_value`, is what the
+windowed op runs on locally with no padding. Differences from XLA: the output count must split
+evenly over the tiles (XLA pads the shard and masks the excess); base and window dilation are
+not supported (`ReshardError`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.ir import SSAValue
+
+from neuron_cc.dialects.hlo.types import shape_of
+from neuron_cc.dialects.sharding import ShardingAttr
+from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
+from neuron_cc.spmd.halo import exchange_halo, mask_outside, tile_indices
+from neuron_cc.spmd.reshard import ChannelCounter, Emitter, ReshardError, dynamic_slice_by_partition
+
+
+@dataclass(frozen=True)
+class HaloFunction:
+    """(multiplier * t + offset) // divisor of the tile index t (floor division, as XLA's
+    MultiplyAddDivideOffsetCalculation)."""
+
+    multiplier: int
+    offset: int
+    divisor: int = 1
+
+    def __call__(self, t: int) -> int:
+        return (self.multiplier * t + self.offset) // self.divisor
+
+
+HaloSize = Callable[[int], int]
+
+
+def exchange_per_partition_halo(
+    b: Builder,
+    value: SSAValue,
+    left: HaloSize,
+    right: HaloSize,
+    dim: int,
+    sharding: ShardingAttr,
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    pad_value: float | SSAValue | None = None,
+    global_size: int | None = None,
+) -> SSAValue:
+    """Partition t's global elements [t*n - left(t), (t+1)*n + right(t)) along `dim`; outside
+    [0, global_size) (default: n * tiles) the pad when `pad_value` is given (else whatever
+    neighbours sent: zeros past the edges). See the module docstring."""
+    if not sharding.is_tiled or not 0 <= dim < len(sharding.tile_dims):
+        raise ReshardError(f"halo exchange needs a sharding tiled along dimension {dim}")
+    n = shape_of(value)[dim]
+    tiles = sharding.tile_dims[dim]
+    lefts = [left(t) for t in range(tiles)]
+    rights = [right(t) for t in range(tiles)]
+    widths = {lo + n + hi for lo, hi in zip(lefts, rights, strict=True)}
+    if len(widths) != 1:
+        raise ReshardError(
+            f"per-partition halos give windows of different sizes {sorted(widths)} along "
+            f"dimension {dim}: one static shape needs left(t) + right(t) to be constant"
+        )
+    width = widths.pop()
+    if width <= 0:
+        raise ReshardError(f"per-partition halos leave no element (window size {width})")
+    widest_left, widest_right = max(0, *lefts), max(0, *rights)
+    exchanged = exchange_halo(b, value, widest_left, widest_right, dim, sharding, creator, channels)
+    e = Emitter(b, creator, channels)
+    index = tile_indices(sharding, dim)
+    rank = len(shape_of(value))
+    tables = [[0] * (1 + max(index)) for _ in range(rank)]
+    for device, t in index.items():
+        tables[dim][device] = widest_left - lefts[t]
+    shape = list(shape_of(exchanged))
+    shape[dim] = width
+    window = exchanged
+    if shape != list(shape_of(exchanged)):
+        window = dynamic_slice_by_partition(e, exchanged, tables, tuple(shape))
+    if pad_value is None:
+        return window
+    size = n * tiles if global_size is None else global_size
+    starts = {device: t * n - lefts[t] for device, t in index.items()}
+    return mask_outside(e, window, dim, starts, size, pad_value)
+
+
+@dataclass(frozen=True)
+class WindowDimension:
+    """One dimension of a window configuration (HLO's `window={size=.. stride=.. pad=lo_hi}`)."""
+
+    size: int
+    stride: int = 1
+    pad_low: int = 0
+    pad_high: int = 0
+
+
+def windowed_input_halos(
+    window: WindowDimension, shard_size: int, tiles: int
+) -> tuple[HaloFunction, HaloFunction, int]:
+    """(left, right, outputs per partition) of the input halos of a windowed op whose input is
+    tiled `tiles` ways with `shard_size` elements each (see the module docstring)."""
+    if window.size <= 0 or window.stride <= 0:
+        raise ReshardError(f"window size and stride must be positive, got {window}")
+    padded = shard_size * tiles + window.pad_low + window.pad_high
+    outputs = (padded - window.size) // window.stride + 1 if padded >= window.size else 0
+    if outputs <= 0 or outputs % tiles:
+        raise ReshardError(
+            f"the window's {max(outputs, 0)} outputs do not split evenly over {tiles} partitions"
+        )
+    m = outputs // tiles
+    reach = (m - 1) * window.stride + window.size  # input elements one partition reads
+    # start(t) = t*m*stride - pad_low; left(t) = t*n - start(t); right(t) = start(t) + reach - (t+1)*n
+    left = HaloFunction(shard_size - m * window.stride, window.pad_low)
+    right = HaloFunction(m * window.stride - shard_size, reach - window.pad_low - shard_size)
+    return left, right, m
+
+
+def reshard_as_windowed_input(
+    b: Builder,
+    value: SSAValue,
+    sharding: ShardingAttr,
+    dim: int,
+    window: WindowDimension,
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    pad_value: float | SSAValue = 0.0,
+) -> SSAValue:
+    """This partition's input window for `window` along tiled `dim`: the padded global input
+    elements [t*m*stride, t*m*stride + (m-1)*stride + size) of partition t (m outputs each),
+    padding positions holding `pad_value`. Run the windowed op on it with stride `stride` and
+    no padding to get the partition's output shard."""
+    if not sharding.is_tiled or not 0 <= dim < len(sharding.tile_dims):
+        raise ReshardError(f"a windowed input needs a sharding tiled along dimension {dim}")
+    n = shape_of(value)[dim]
+    tiles = sharding.tile_dims[dim]
+    left, right, _ = windowed_input_halos(window, n, tiles)
+    return exchange_per_partition_halo(
+        b, value, left, right, dim, sharding, creator, channels, pad_value=pad_value
+    )
+
+
+__all__ = [
+    "HaloFunction",
+    "WindowDimension",
+    "exchange_per_partition_halo",
+    "reshard_as_windowed_input",
+    "windowed_input_halos",
+]
