@@ -479,16 +479,27 @@ def _replication_factors(
     return factors if spare == 1 else None
 
 
+def _more_replicated(
+    fewer: ShardingAttr, more: ShardingAttr, rank: int, devices: int
+) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(fewer's, more's assignment, their replication ratio) when `more` replicates each tile
+    a whole multiple (> 1) of the times `fewer` does, and `fewer` is tiled."""
+    f_ta, m_ta = _full_assignment(fewer, devices, rank), _full_assignment(more, devices, rank)
+    if not fewer.is_tiled or m_ta.shape[-1] <= f_ta.shape[-1] or m_ta.shape[-1] % f_ta.shape[-1]:
+        return None
+    return f_ta, m_ta, m_ta.shape[-1] // f_ta.shape[-1]
+
+
 def _before_gather(
     src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
 ) -> ShardingAttr | None:
     """A tiling T with src's replication such that src -> T is an all-to-all plan (or a
     permute) and T -> dst one all_gather: tiles move AND replication grows."""
     rank = len(global_shape)
-    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
-    if not src.is_tiled or d_ta.shape[-1] <= s_ta.shape[-1] or d_ta.shape[-1] % s_ta.shape[-1]:
+    ratio = _more_replicated(src, dst, rank, devices)
+    if ratio is None:
         return None
-    spare = d_ta.shape[-1] // s_ta.shape[-1]
+    s_ta, d_ta, spare = ratio
     factors = _replication_factors(s_ta.shape[:-1], d_ta.shape[:-1], spare, global_shape)
     if factors is None:
         return None
@@ -509,10 +520,10 @@ def _gather_first(
     src has more tiles than dst) and T -> dst an all-to-all plan: the other order of
     `_before_gather`, more bytes per all-to-all but sometimes one permute fewer."""
     rank = len(global_shape)
-    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
-    if not src.is_tiled or d_ta.shape[-1] <= s_ta.shape[-1] or d_ta.shape[-1] % s_ta.shape[-1]:
+    ratio = _more_replicated(src, dst, rank, devices)
+    if ratio is None:
         return None
-    spare = d_ta.shape[-1] // s_ta.shape[-1]
+    s_ta, d_ta, spare = ratio
     factors = [1] * rank
     for d, (have, want) in enumerate(zip(s_ta.shape[:-1], d_ta.shape[:-1], strict=True)):
         f = math.gcd(have // math.gcd(have, want), spare)
@@ -534,11 +545,10 @@ def _after_slice(
 ) -> ShardingAttr | None:
     """A tiling T with dst's replication such that src -> T is a dynamic_slice of the held
     block and T -> dst an all-to-all plan (or a permute): tiles move AND replication shrinks."""
-    rank = len(global_shape)
-    s_ta, d_ta = _full_assignment(src, devices, rank), _full_assignment(dst, devices, rank)
-    if not dst.is_tiled or s_ta.shape[-1] <= d_ta.shape[-1] or s_ta.shape[-1] % d_ta.shape[-1]:
+    ratio = _more_replicated(dst, src, len(global_shape), devices)
+    if ratio is None:
         return None
-    spare = s_ta.shape[-1] // d_ta.shape[-1]
+    d_ta, s_ta, spare = ratio
     factors = _replication_factors(d_ta.shape[:-1], s_ta.shape[:-1], spare, global_shape)
     if factors is None:
         return None
@@ -551,6 +561,14 @@ def _after_slice(
     except ReshardError:
         return None
     return middle
+
+
+_TWO_STAGES = {
+    "all_gather+all_to_all": _gather_first,
+    "all_to_all+all_gather": _before_gather,
+    "slice+all_to_all": _after_slice,
+}
+"""Two-stage strategies: the intermediate sharding each goes through."""
 
 
 def _num_devices(src: ShardingAttr, dst: ShardingAttr) -> int:
@@ -576,16 +594,9 @@ def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAt
         return _run_all_to_all_plan(e, value, plan)
     if strategy == "all_gather":
         return _run_gathers(e, value, _gathers(src, dst, rank, devices))
-    if strategy == "all_to_all+all_gather":
-        middle = _before_gather(src, dst, global_shape, devices)
-        assert middle is not None
-        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
-    if strategy == "all_gather+all_to_all":
-        middle = _gather_first(src, dst, global_shape, devices)
-        assert middle is not None
-        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
-    if strategy == "slice+all_to_all":
-        middle = _after_slice(src, dst, global_shape, devices)
+    two_stage = _TWO_STAGES.get(strategy)
+    if two_stage is not None:
+        middle = two_stage(src, dst, global_shape, devices)
         assert middle is not None
         return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
     if src.is_tiled and strategy == "gather_slice":
