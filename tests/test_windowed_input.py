@@ -21,12 +21,16 @@ from xdsl.rewriter import InsertPoint
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
 from neuron_cc.dialects.sharding import ShardingAttr
 from neuron_cc.interpreter.runner import run_module
-from neuron_cc.spmd.collective_ops_creator import default_collective_ops_creator
+from neuron_cc.spmd.collective_ops_creator import (
+    default_collective_ops_creator,
+    per_group_collective_ops_creator,
+)
 from neuron_cc.spmd.reshard import ChannelCounter, ReshardError
 from neuron_cc.spmd.windowed_input import (
     HaloFunction,
     HaloSize,
     WindowDimension,
+    exchange_halo_compact,
     exchange_per_partition_halo,
     reshard_as_windowed_input,
     windowed_input_halos,
@@ -74,10 +78,17 @@ def _global_window(g: Array, start: int, width: int, pad: float | None) -> Array
         (HaloFunction(1, 0), HaloFunction(-1, 2)),  # grows with t, the right shrinks: 2 - t
         (HaloFunction(-1, 1), HaloFunction(1, -1)),  # 1 - t / t - 1: negative on both sides
         (HaloFunction(2, 2, 2), HaloFunction(-2, 6, 2)),  # with a divisor: t + 1, 3 - t
+        (HaloFunction(0, -13), HaloFunction(0, 13)),  # windows two shards and one to the right
+        (HaloFunction(0, 14), HaloFunction(0, -10)),  # windows from 14 to the left, 10 wide
+        (HaloFunction(3, 0), HaloFunction(-3, 0)),  # window of partition t starts at 3t: shared
+        (HaloFunction(5, -3), HaloFunction(-5, 10)),  # far windows drifting toward the start
     ],
 )
 @pytest.mark.parametrize("masked", [False, True])
-def test_per_partition_halo(p: int, left: HaloSize, right: HaloSize, masked: bool) -> None:
+@pytest.mark.parametrize("exchange", [exchange_per_partition_halo, exchange_halo_compact])
+def test_per_partition_halo(
+    p: int, left: HaloSize, right: HaloSize, masked: bool, exchange: Any
+) -> None:
     n = 6
     s = _sharding(p)
     widths = {left(t) + n + right(t) for t in range(p)}
@@ -86,9 +97,7 @@ def test_per_partition_halo(p: int, left: HaloSize, right: HaloSize, masked: boo
     g = np.random.default_rng(p).standard_normal(n * p).astype(np.float32)
 
     def emit(b: Builder, x: SSAValue, creator: Any, ch: ChannelCounter) -> SSAValue:
-        return exchange_per_partition_halo(
-            b, x, left, right, 0, s, creator, ch, pad_value=PAD if masked else None
-        )
+        return exchange(b, x, left, right, 0, s, creator, ch, pad_value=PAD if masked else None)
 
     out = _run(p, n, emit, g, s)
     for d in range(p):
@@ -168,3 +177,55 @@ def test_narrower_halos_cost_no_extra_permute() -> None:
     permutes = [op for op in block.ops if isinstance(op, CollectivePermuteOp)]
     # widest left halo 3 (one neighbour: 3 <= 6), widest right 3: two permutes in all
     assert len(permutes) == 2
+
+
+def _permutes_of(exchange: Any, left: HaloSize, right: HaloSize, p: int, n: int) -> int:
+    block = Block(arg_types=[TensorType(f32, [n])])
+    b = Builder(InsertPoint.at_end(block))
+    exchange(
+        b,
+        block.args[0],
+        left,
+        right,
+        0,
+        _sharding(p),
+        default_collective_ops_creator(p, 1),
+        ChannelCounter(1),
+    )
+    return sum(isinstance(op, CollectivePermuteOp) for op in block.ops)
+
+
+def test_compact_needs_fewer_permutes_for_far_windows() -> None:
+    """A window three shards to the right: per distance, one permute for each of distances
+    1..3 on the right; compact, one for the one tile the window touches."""
+    left, right = HaloFunction(0, -18), HaloFunction(0, 18)  # [t*n + 18, t*n + 24), n = 6
+    assert _permutes_of(exchange_per_partition_halo, left, right, 8, 6) == 3
+    assert _permutes_of(exchange_halo_compact, left, right, 8, 6) == 1
+
+
+def test_compact_on_a_sub_mesh() -> None:
+    """Through the per-group creator: two groups of 4 partitions, each exchanging within it."""
+    p, n = 8, 6
+    groups = [(0, 1, 2, 3), (4, 5, 6, 7)]
+    s = _sharding(4)
+    left, right = HaloFunction(1, 0), HaloFunction(-1, 2)
+
+    def emit(b: Builder, x: SSAValue, creator: Any, ch: ChannelCounter) -> SSAValue:
+        sub = per_group_collective_ops_creator(creator, groups)
+        return exchange_halo_compact(b, x, left, right, 0, s, sub, ch, pad_value=PAD)
+
+    g = np.random.default_rng(5).standard_normal((2, 4 * n)).astype(np.float32)
+    block = Block(arg_types=[TensorType(f32, [n])])
+    b = Builder(InsertPoint.at_end(block))
+    out = emit(b, block.args[0], default_collective_ops_creator(p, 1), ChannelCounter(1))
+    b.insert(func.ReturnOp(out))
+    main = func.FuncOp("main", ([block.args[0].type], [out.type]), Region(block))
+    module = ModuleOp([main])
+    module.attributes["hlo.num_partitions"] = IntegerAttr(p, 64)
+    module.verify()
+    shards = np.stack([g[d // 4][s.device_tile_index(d % 4)[0] * n :][:n] for d in range(p)])
+    (result,) = run_module(module, [shards]).outputs
+    for d in range(p):
+        t = s.device_tile_index(d % 4)[0]
+        expected = _global_window(g[d // 4], t * n - left(t), n + 2, PAD)
+        np.testing.assert_array_equal(np.asarray(result)[d], expected, err_msg=f"device {d}")

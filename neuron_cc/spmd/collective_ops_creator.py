@@ -136,7 +136,7 @@ def _expand_per_replica(
     return expand_partition_groups_across_replicas(groups, num_replicas, num_partitions)
 
 
-def _zero(b: Builder, t: Attribute) -> SSAValue:
+def zeros(b: Builder, t: Attribute) -> SSAValue:
     """Zeros of tensor type `t`: a scalar zero constant, broadcast unless `t` is a scalar."""
     tensor = tensor_type(t)
     element = tensor.element_type
@@ -255,7 +255,7 @@ class _DefaultCallbacks:
         self, b: Builder, operand: SSAValue, pairs: SourceTargetPairs, channel: int
     ) -> SSAValue:
         if not pairs:
-            return _zero(b, operand.type)
+            return zeros(b, operand.type)
         if len(pairs) == self.num_partitions and all(s == t for s, t in pairs):
             return operand
         op = CollectivePermuteOp.create(

@@ -28,15 +28,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from xdsl.builder import Builder
+from xdsl.dialects.builtin import I64, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i32
 from xdsl.ir import SSAValue
 
-from neuron_cc.dialects.hlo.types import shape_of
+from neuron_cc.dialects.hlo.attributes import ComparisonDirection, DimensionsAttr
+from neuron_cc.dialects.hlo.data_movement import BroadcastOp, ConcatenateOp
+from neuron_cc.dialects.hlo.elementwise_misc import CompareOp, ConstantOp, SelectOp
+from neuron_cc.dialects.hlo.types import shape_of, tensor_type
 from neuron_cc.dialects.sharding import ShardingAttr
-from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator
+from neuron_cc.spmd.collective_ops_creator import CollectiveOpsCreator, zeros
 from neuron_cc.spmd.halo import exchange_halo, mask_outside, tile_indices
-from neuron_cc.spmd.reshard import ChannelCounter, Emitter, ReshardError, dynamic_slice_by_partition
+from neuron_cc.spmd.reshard import (
+    ChannelCounter,
+    Emitter,
+    ReshardError,
+    dynamic_slice_by_partition,
+    insert,
+    per_partition_value,
+)
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 
 @dataclass(frozen=True)
@@ -75,17 +90,9 @@ def exchange_per_partition_halo(
         raise ReshardError(f"halo exchange needs a sharding tiled along dimension {dim}")
     n = shape_of(value)[dim]
     tiles = sharding.tile_dims[dim]
+    width = _window_width(left, right, n, tiles, dim)
     lefts = [left(t) for t in range(tiles)]
     rights = [right(t) for t in range(tiles)]
-    widths = {lo + n + hi for lo, hi in zip(lefts, rights, strict=True)}
-    if len(widths) != 1:
-        raise ReshardError(
-            f"per-partition halos give windows of different sizes {sorted(widths)} along "
-            f"dimension {dim}: one static shape needs left(t) + right(t) to be constant"
-        )
-    width = widths.pop()
-    if width <= 0:
-        raise ReshardError(f"per-partition halos leave no element (window size {width})")
     widest_left, widest_right = max(0, *lefts), max(0, *rights)
     exchanged = exchange_halo(b, value, widest_left, widest_right, dim, sharding, creator, channels)
     e = Emitter(b, creator, channels)
@@ -104,6 +111,125 @@ def exchange_per_partition_halo(
     size = n * tiles if global_size is None else global_size
     starts = {device: t * n - lefts[t] for device, t in index.items()}
     return mask_outside(e, window, dim, starts, size, pad_value)
+
+
+def exchange_halo_compact(
+    b: Builder,
+    value: SSAValue,
+    left: HaloSize,
+    right: HaloSize,
+    dim: int,
+    sharding: ShardingAttr,
+    creator: CollectiveOpsCreator,
+    channels: ChannelCounter,
+    *,
+    pad_value: float | SSAValue | None = None,
+    global_size: int | None = None,
+) -> SSAValue:
+    """`exchange_per_partition_halo` with fewer collectives when the windows lie far from the
+    partitions' own shards (XLA's ExchangeHaloCompact).
+
+    Partition t's window [start(t), start(t) + W) touches the source tiles first(t) ..
+    last(t) (start(t) = t*n - left(t)). Slot k carries tile first(t) + k to every partition t
+    that needs it: one collective_permute per slot (more only where two partitions need the
+    same source in one slot), whatever the distance between a window and its partition. The
+    K received shards form ONE region, the tiles first(t) .. first(t) + K - 1 side by side,
+    and a dynamic_slice at start(t) - first(t)*n cuts the window out of it; then the optional
+    mask. `exchange_per_partition_halo` instead sends one permute per neighbour distance up to
+    the widest halo (cheaper when windows stay next to their shards). Works with any
+    collective-ops creator (`per_group_collective_ops_creator` for a sub-mesh: device ids of
+    `sharding` are the group-local ids).
+    """
+    if not sharding.is_tiled or not 0 <= dim < len(sharding.tile_dims):
+        raise ReshardError(f"halo exchange needs a sharding tiled along dimension {dim}")
+    n = shape_of(value)[dim]
+    tiles = sharding.tile_dims[dim]
+    width = _window_width(left, right, n, tiles, dim)
+    starts = [t * n - left(t) for t in range(tiles)]
+    firsts = [start // n for start in starts]
+    lasts = [(start + width - 1) // n for start in starts]
+    slots = max(last - first + 1 for first, last in zip(firsts, lasts, strict=True))
+    ta = sharding.tile_assignment_with_replication()
+    e = Emitter(b, creator, channels)
+    pieces: list[SSAValue] = []
+    for k in range(slots):
+        rounds = _slot_permutes(ta, dim, firsts, lasts, k, tiles)
+        piece: SSAValue | None = None
+        for pairs in rounds:
+            got = creator.create_collective_permute(b, value, pairs, channels.next())
+            # Rounds have disjoint receivers: each takes its round's data (a select, exact).
+            receivers = {t for _, t in pairs}
+            piece = got if piece is None else _pick(e, piece, got, receivers, int(ta.size))
+        pieces.append(piece if piece is not None else zeros(b, value.type))
+    region = pieces[0] if len(pieces) == 1 else _concatenate(b, pieces, dim)
+    index = tile_indices(sharding, dim)
+    rank = len(shape_of(value))
+    tables = [[0] * (1 + max(index)) for _ in range(rank)]
+    for device, t in index.items():
+        tables[dim][device] = starts[t] - firsts[t] * n
+    shape = list(shape_of(region))
+    shape[dim] = width
+    window = dynamic_slice_by_partition(e, region, tables, tuple(shape))
+    if pad_value is None:
+        return window
+    size = n * tiles if global_size is None else global_size
+    real = {device: starts[t] for device, t in index.items()}
+    return mask_outside(e, window, dim, real, size, pad_value)
+
+
+def _window_width(left: HaloSize, right: HaloSize, n: int, tiles: int, dim: int) -> int:
+    widths = {left(t) + n + right(t) for t in range(tiles)}
+    if len(widths) != 1:
+        raise ReshardError(
+            f"per-partition halos give windows of different sizes {sorted(widths)} along "
+            f"dimension {dim}: one static shape needs left(t) + right(t) to be constant"
+        )
+    width = widths.pop()
+    if width <= 0:
+        raise ReshardError(f"per-partition halos leave no element (window size {width})")
+    return width
+
+
+def _slot_permutes(
+    ta: IntArray, dim: int, firsts: list[int], lasts: list[int], k: int, tiles: int
+) -> list[list[tuple[int, int]]]:
+    """The (source, target) pairs of slot k, split into rounds with distinct sources."""
+    rounds: list[list[tuple[int, int]]] = []
+    used: list[set[int]] = []
+    for index, device in np.ndenumerate(ta):
+        t = index[dim]
+        source_tile = firsts[t] + k
+        if not (0 <= source_tile < tiles and source_tile <= lasts[t]):
+            continue
+        source_index = list(index)
+        source_index[dim] = source_tile
+        source = int(ta[tuple(source_index)])
+        r = next((i for i, seen in enumerate(used) if source not in seen), len(rounds))
+        if r == len(rounds):
+            rounds.append([])
+            used.append(set())
+        rounds[r].append((source, int(device)))
+        used[r].add(source)
+    return rounds
+
+
+def _pick(e: Emitter, old: SSAValue, new: SSAValue, receivers: set[int], devices: int) -> SSAValue:
+    """`new` on the partitions in `receivers`, `old` on the other of the `devices`."""
+    b = e.b
+    table = [1 if d in receivers else 0 for d in range(devices)]
+    flag = per_partition_value(e, table, None)
+    one = insert(b, ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(i32, []), [1])))
+    scalar = insert(b, CompareOp(ComparisonDirection.EQ, flag, one))
+    shape = list(shape_of(old))
+    mask = insert(
+        b,
+        BroadcastOp.create(
+            operands=[scalar],
+            result_types=[TensorType(tensor_type(scalar).element_type, shape)],
+            properties={"dimensions": DimensionsAttr(())},
+        ),
+    )
+    return insert(b, SelectOp(mask, new, old))
 
 
 @dataclass(frozen=True)
@@ -165,7 +291,19 @@ def reshard_as_windowed_input(
 __all__ = [
     "HaloFunction",
     "WindowDimension",
+    "exchange_halo_compact",
     "exchange_per_partition_halo",
     "reshard_as_windowed_input",
     "windowed_input_halos",
 ]
+
+
+def _concatenate(b: Builder, pieces: list[SSAValue], dim: int) -> SSAValue:
+    shape = list(shape_of(pieces[0]))
+    shape[dim] = sum(shape_of(p)[dim] for p in pieces)
+    op = ConcatenateOp.create(
+        operands=pieces,
+        result_types=[TensorType(tensor_type(pieces[0]).element_type, shape)],
+        properties={"dimension": IntegerAttr[I64](dim, 64)},
+    )
+    return insert(b, op)
