@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from io import StringIO
 from typing import IO, TYPE_CHECKING, NoReturn
@@ -38,6 +39,7 @@ from neuron_cc.tools.driver import (
     write_pieces,
 )
 from neuron_cc.tools.registry import available_dialects, available_passes
+from neuron_cc.tools.stage_timer import StageTimer
 
 if TYPE_CHECKING:
     from neuron_cc.interpreter.equivalence import Reference
@@ -64,6 +66,10 @@ class NeuronOptMain(xDSLOptMain):
 
     source: SourceMap | None = None
     buffer: _BufferedOutput | None = None
+    reference: Reference | None = None
+    """With --verify-equivalence: what the verified input computed (taken in the pipeline's
+    first callback, before any pass)."""
+    timer: StageTimer
 
     def register_all_dialects(self) -> None:
         for name, factory in available_dialects().items():
@@ -142,14 +148,31 @@ class NeuronOptMain(xDSLOptMain):
         arg_parser.error = error
 
     def setup_pipeline(self) -> None:
+        self.timer = StageTimer(bool(self.args.time_passes))
+        pass_started = time.perf_counter()
+
         def callback(
             previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
         ) -> None:
+            nonlocal pass_started
+            if previous is not None:
+                self.timer.add(f"pass {previous.name}", time.perf_counter() - pass_started)
             first_or_last = previous is None or following is None
             if not self.args.disable_verify and (first_or_last or self.args.verify_each):
                 # The input gets the checks xDSL lacks (defined-before-use, no recursion);
                 # between and after passes they run only with --verify-each.
-                self.verify(module, previous is None or self.args.verify_each)
+                what = "input" if previous is None else f"after {previous.name}"
+                with self.timer.stage(f"verify ({what})"):
+                    self.verify(module, previous is None or self.args.verify_each)
+            if previous is None and self.args.verify_equivalence:
+                # What the verified input computes, before the passes rewrite it in place.
+                with self.timer.stage("equivalence: run the input"):
+                    self.reference = reference_results(
+                        module,
+                        self.args.equivalence_seed,
+                        per_device_inputs=self.args.equivalence_per_device_inputs,
+                    )
+            pass_started = time.perf_counter()
 
         try:
             self.pipeline = PassPipeline.parse_spec(
@@ -188,6 +211,12 @@ class NeuronOptMain(xDSLOptMain):
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
         kind = self.args.input or ("hlo" if file_extension == "hlo" else "mlir")
+        with self.timer.stage("import (hlo)" if kind == "hlo" else "parse (mlir)"):
+            return self._parse_chunk(chunk, file_extension, start_offset, kind)
+
+    def _parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int, kind: str
+    ) -> ModuleOp | None:
         if kind == "hlo":
             text = decode_text(chunk.read(), self.get_input_name())
             module, self.source = read_hlo(
@@ -212,21 +241,17 @@ class NeuronOptMain(xDSLOptMain):
         return module
 
     def apply_passes(self, prog: ModuleOp) -> None:
-        reference = (
-            reference_results(
-                prog,
-                self.args.equivalence_seed,
-                per_device_inputs=self.args.equivalence_per_device_inputs,
-            )
-            if self.args.verify_equivalence
-            else None
-        )
+        self.reference = None
         with gc_paused(), forced_remarks(self.args.pass_remarks):
             self.pipeline.apply(self.ctx, prog)
+        reference, self.reference = self.reference, None
         if reference is not None:
-            check_against(
-                reference, prog, tolerance=(self.args.equivalence_rtol, self.args.equivalence_atol)
-            )
+            with self.timer.stage("equivalence: run the result and compare"):
+                check_against(
+                    reference,
+                    prog,
+                    tolerance=(self.args.equivalence_rtol, self.args.equivalence_atol),
+                )
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
@@ -241,6 +266,10 @@ class NeuronOptMain(xDSLOptMain):
         write_pieces(self.args.output_file, self.buffer.pieces)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        with self.timer.stage(f"output ({self.args.emit})"):
+            return self._output(prog)
+
+    def _output(self, prog: ModuleOp) -> str:
         # The module is verified: the source text and op locations are no longer needed
         # (releasing them lowers the peak memory of big modules).
         self.source = None
@@ -320,7 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
         tool = NeuronOptMain(description="neuron-cc modular optimizer driver", args=argv)
         tool.run()
-        tool.commit_output()
+        with tool.timer.stage("write -o"):
+            tool.commit_output()
+        if tool.timer.enabled:
+            sys.stderr.write(tool.timer.report("Execution time report"))
         return 0
 
     return run_guarded(body)
