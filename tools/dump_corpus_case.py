@@ -19,7 +19,7 @@ before jax is imported, so the oracle rounds to bf16 wherever the HLO asks for i
 
 source.py holds one function decorated with `@case` that returns a dict: kind ("shard_map" or
 "jit_auto"), mesh, fn, in_specs, out_specs, args, description, expect (and optionally
-check_vma). It runs with these names predefined: jax, jnp, lax, np, ml_dtypes, P, Mesh,
+check_vma). It runs with these names predefined (`neuron_cc.jax.case_namespace`): jax, jnp, lax, np, ml_dtypes, P, Mesh,
 MESH_X (mesh [8], axis "x"), MESH_DT (mesh [2, 4], axes "dp", "tp"), rng_for(name) (a numpy
 Generator seeded from the case name), f32(r, *shape), bf16(r, *shape), i32(r, lo, hi, *shape).
 """
@@ -33,8 +33,6 @@ import os
 import re
 import sys
 import tempfile
-import zlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,13 +42,15 @@ os.environ["XLA_FLAGS"] = " ".join([os.environ.get("XLA_FLAGS", ""), *FLAGS]).st
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
 import jaxlib  # noqa: E402
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from jax import lax  # noqa: E402
-from jax.sharding import Mesh, NamedSharding  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from jax.sharding import Mesh  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
+
+from neuron_cc.jax import case_function, load_case, place_args  # noqa: E402
 
 Array = np.ndarray[Any, Any]
 
@@ -66,51 +66,6 @@ HLO_DTYPES = {
     "uint8": "u8",
     "bool": "pred",
 }
-
-
-def rng_for(name: str) -> np.random.Generator:
-    return np.random.default_rng(zlib.crc32(name.encode()))
-
-
-def f32(r: np.random.Generator, *shape: int) -> Array:
-    return r.standard_normal(shape).astype(np.float32)
-
-
-def bf16(r: np.random.Generator, *shape: int) -> Array:
-    return f32(r, *shape).astype(ml_dtypes.bfloat16)
-
-
-def i32(r: np.random.Generator, lo: int, hi: int, *shape: int) -> Array:
-    return r.integers(lo, hi, size=shape).astype(np.int32)
-
-
-def _namespace() -> dict[str, Any]:
-    devices = sorted(jax.devices(), key=lambda d: d.id)
-    assert len(devices) == DEVICES, devices
-    found: dict[str, Callable[[], dict[str, Any]]] = {}
-
-    def case(fn: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
-        found[fn.__name__] = fn
-        return fn
-
-    return {
-        "__name__": "corpus_case",
-        "case": case,
-        "_cases": found,
-        "jax": jax,
-        "jnp": jnp,
-        "lax": lax,
-        "np": np,
-        "ml_dtypes": ml_dtypes,
-        "P": P,
-        "Mesh": Mesh,
-        "MESH_X": Mesh(np.array(devices), ("x",)),
-        "MESH_DT": Mesh(np.array(devices).reshape(2, 4), ("dp", "tp")),
-        "rng_for": rng_for,
-        "f32": f32,
-        "bf16": bf16,
-        "i32": i32,
-    }
 
 
 def _spec_json(spec: Any) -> Any:
@@ -192,54 +147,6 @@ def _array_entry(
     }
 
 
-def _load(source: Path) -> tuple[str, dict[str, Any]]:
-    """(case name, the dict its @case function returns)."""
-    ns = _namespace()
-    code = compile(source.read_text(), source.name, "exec")
-    exec(code, ns)
-    cases: dict[str, Callable[[], dict[str, Any]]] = ns["_cases"]
-    if len(cases) != 1:
-        raise SystemExit(f"{source}: expected exactly one @case function, found {list(cases)}")
-    ((name, builder),) = cases.items()
-    return name, builder()
-
-
-def _function(spec: dict[str, Any]) -> Callable[..., Any]:
-    kind = spec["kind"]
-    if kind == "shard_map":
-        return jax.shard_map(
-            spec["fn"],
-            mesh=spec["mesh"],
-            in_specs=tuple(spec["in_specs"]),
-            out_specs=spec["out_specs"],
-            check_vma=bool(spec.get("check_vma", True)),
-        )
-    if kind == "jit_auto":
-        return spec["fn"]
-    raise SystemExit(f"unsupported kind {kind!r}")
-
-
-def _place(spec: dict[str, Any]) -> tuple[list[Any], list[Array]]:
-    """(device-placed argument pytrees, host leaves); ENTRY parameter(I) is leaf I."""
-    mesh: Mesh = spec["mesh"]
-    placed: list[Any] = []
-    host_args: list[Array] = []
-    for a, s in zip(spec["args"], tuple(spec["in_specs"]), strict=True):
-        leaves, treedef = jax.tree.flatten(jax.tree.map(np.asarray, a))
-        specs = (
-            [s] * len(leaves)
-            if isinstance(s, P)
-            else jax.tree.leaves(s, is_leaf=lambda v: isinstance(v, P))
-        )
-        assert len(specs) == len(leaves), (s, treedef)
-        host_args.extend(leaves)
-        put = [
-            jax.device_put(x, NamedSharding(mesh, p)) for x, p in zip(leaves, specs, strict=True)
-        ]
-        placed.append(jax.tree.unflatten(treedef, put))
-    return placed, host_args
-
-
 def _texts(lowered: Any) -> tuple[dict[str, str], Any, dict[str, str]]:
     """({pre, spmd, opt} texts, the compiled executable, provenance notes)."""
     pre: str = lowered.compiler_ir("hlo").as_hlo_text(print_large_constants=True)
@@ -285,10 +192,10 @@ def _arrays(
 
 
 def dump(source: Path, out: Path) -> dict[str, Any]:
-    name, spec = _load(source)
+    name, spec = load_case(source)
     mesh: Mesh = spec["mesh"]
-    placed, host_args = _place(spec)
-    lowered = jax.jit(_function(spec), keep_unused=True).lower(*placed)
+    placed, host_args = place_args(spec)
+    lowered = jax.jit(case_function(spec), keep_unused=True).lower(*placed)
     texts, compiled, notes = _texts(lowered)
     outputs = jax.tree.leaves(compiled(*placed))
     arrays, entries = _arrays(host_args, jax.tree.leaves(placed), outputs)
