@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: venv demo test lint typecheck lit pytest bench bench-tools fuzz fuzz-xla clean
+.PHONY: venv demo test lint typecheck lit pytest browser bench bench-tools fuzz fuzz-xla clean
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev,xla]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dev,xla,report]'
 	touch $(STAMP)
 
 demo: venv
@@ -46,12 +46,20 @@ PYTEST_WORKERS ?= 2
 ifeq ($(origin PYTEST_SEED),undefined)
 PYTEST_SEED := $(shell $(PYTHON) -c 'import random; print(random.randrange(10**6))')
 endif
-pytest: venv
+pytest: venv browser
 	@echo "pytest order seed: $(PYTEST_SEED) (make pytest PYTEST_SEED=$(PYTEST_SEED) repeats it)"
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pytest -W error -q -n $(PYTEST_WORKERS) --dist loadfile \
 		-p randomly --randomly-seed=$(PYTEST_SEED) tests
 
 test: lint lit pytest
+
+# Debian's Chromium for the report's rendering test (tests/test_report.py), where apt works;
+# without it that test is skipped with a message.
+browser:
+	@command -v chromium >/dev/null || \
+		(apt-get install -y -qq chromium >/dev/null 2>&1 || \
+		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1)) || \
+		echo "chromium unavailable: the report rendering test is skipped"
 
 # The benchmark's optional tools: matplotlib (the scaling plot) and Debian's mlir-opt (the
 # end-to-end baseline); each is skipped with a message where it cannot be installed.
