@@ -46,7 +46,8 @@ def _sharding(p: int) -> ShardingAttr:
     return ShardingAttr.tiled([p], devices)
 
 
-def _run(p: int, n: int, emit: Any, g: Array, s: ShardingAttr) -> Array:
+def _run_shards(p: int, n: int, emit: Any, shards: Array) -> Array:
+    """`func @main(shard) -> emit(shard)` on p partitions, run on the per-device `shards`."""
     block = Block(arg_types=[TensorType(f32, [n])])
     b = Builder(InsertPoint.at_end(block))
     out = emit(b, block.args[0], default_collective_ops_creator(p, 1), ChannelCounter(1))
@@ -55,9 +56,13 @@ def _run(p: int, n: int, emit: Any, g: Array, s: ShardingAttr) -> Array:
     module = ModuleOp([main])
     module.attributes["hlo.num_partitions"] = IntegerAttr(p, 64)
     module.verify()
-    shards = np.stack([g[s.device_tile_index(d)[0] * n :][:n] for d in range(p)])
     (result,) = run_module(module, [shards]).outputs
     return np.asarray(result)
+
+
+def _run(p: int, n: int, emit: Any, g: Array, s: ShardingAttr) -> Array:
+    shards = np.stack([g[s.device_tile_index(d)[0] * n :][:n] for d in range(p)])
+    return _run_shards(p, n, emit, shards)
 
 
 def _global_window(g: Array, start: int, width: int, pad: float | None) -> Array:
@@ -215,17 +220,9 @@ def test_compact_on_a_sub_mesh() -> None:
         return exchange_halo_compact(b, x, left, right, 0, s, sub, ch, pad_value=PAD)
 
     g = np.random.default_rng(5).standard_normal((2, 4 * n)).astype(np.float32)
-    block = Block(arg_types=[TensorType(f32, [n])])
-    b = Builder(InsertPoint.at_end(block))
-    out = emit(b, block.args[0], default_collective_ops_creator(p, 1), ChannelCounter(1))
-    b.insert(func.ReturnOp(out))
-    main = func.FuncOp("main", ([block.args[0].type], [out.type]), Region(block))
-    module = ModuleOp([main])
-    module.attributes["hlo.num_partitions"] = IntegerAttr(p, 64)
-    module.verify()
     shards = np.stack([g[d // 4][s.device_tile_index(d % 4)[0] * n :][:n] for d in range(p)])
-    (result,) = run_module(module, [shards]).outputs
+    result = _run_shards(p, n, emit, shards)
     for d in range(p):
         t = s.device_tile_index(d % 4)[0]
         expected = _global_window(g[d // 4], t * n - left(t), n + 2, PAD)
-        np.testing.assert_array_equal(np.asarray(result)[d], expected, err_msg=f"device {d}")
+        np.testing.assert_array_equal(result[d], expected, err_msg=f"device {d}")

@@ -106,11 +106,8 @@ def exchange_per_partition_halo(
     window = exchanged
     if shape != list(shape_of(exchanged)):
         window = dynamic_slice_by_partition(e, exchanged, tables, tuple(shape))
-    if pad_value is None:
-        return window
-    size = n * tiles if global_size is None else global_size
-    starts = {device: t * n - lefts[t] for device, t in index.items()}
-    return mask_outside(e, window, dim, starts, size, pad_value)
+    starts = [t * n - lefts[t] for t in range(tiles)]
+    return _masked(e, window, dim, index, starts, n * tiles, pad_value, global_size)
 
 
 def exchange_halo_compact(
@@ -170,9 +167,24 @@ def exchange_halo_compact(
     shape = list(shape_of(region))
     shape[dim] = width
     window = dynamic_slice_by_partition(e, region, tables, tuple(shape))
+    return _masked(e, window, dim, index, starts, n * tiles, pad_value, global_size)
+
+
+def _masked(
+    e: Emitter,
+    window: SSAValue,
+    dim: int,
+    index: dict[int, int],
+    starts: list[int],
+    full_size: int,
+    pad_value: float | SSAValue | None,
+    global_size: int | None,
+) -> SSAValue:
+    """`window` (partition t's starts at global `starts[t]`) masked outside the global array,
+    or as it is without a `pad_value`."""
     if pad_value is None:
         return window
-    size = n * tiles if global_size is None else global_size
+    size = full_size if global_size is None else global_size
     real = {device: starts[t] for device, t in index.items()}
     return mask_outside(e, window, dim, real, size, pad_value)
 
