@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import ModuleOp
 from neuron_cc.interpreter.equivalence import random_inputs
 from neuron_cc.interpreter.runner import RunResult, run_module
 from neuron_cc.testing.ir import neuron_context as make_context
+from neuron_cc.tools.progress import bar
 from neuron_cc.transforms.default_pipeline import NeuronDefaultPipelinePass
 from neuron_cc.translate.bir_json import bir_to_json
 from neuron_cc.translate.hlo_text.exporter import export_hlo
@@ -469,7 +470,7 @@ def main() -> None:
     qual: Json = {}
     with tempfile.TemporaryDirectory() as tmp:
         prev: int | None = None
-        for size in sizes:
+        for size in bar(sizes, "bench sizes"):
             workdir = Path(tmp) / str(size)
             workdir.mkdir()
             text = generate_hlo(size, args.seed)

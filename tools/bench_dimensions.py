@@ -33,6 +33,7 @@ from neuron_cc.interpreter.equivalence import random_inputs
 from neuron_cc.interpreter.runner import run_module
 from neuron_cc.testing.ir import neuron_context as make_context
 from neuron_cc.tools.driver import gc_paused
+from neuron_cc.tools.progress import bar
 from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
@@ -87,7 +88,7 @@ def _steps(text: str, repeat: int) -> dict[str, float | None]:
 
 def measure(dimensions: list[str], scale: int, repeat: int) -> Json:
     results: Json = {"scale": scale, "limit": LIMIT, "dimensions": {}}
-    for dim in dimensions:
+    for dim in bar(dimensions, "dimensions"):
         n = BASE[dim]
         sizes = {}
         for label, size in (("1x", n), (f"{scale}x", n * scale)):

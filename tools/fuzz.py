@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from neuron_cc.tools.progress import TimeBar  # noqa: E402
+
 PROPERTIES = "tests/test_properties.py"
 LOOPS = "tests/test_generate_loops.py"
 
@@ -78,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     rounds = [0] * len(shares)
     running: dict[int, subprocess.Popen[bytes]] = {}
     failed = False
+    progress = TimeBar(args.minutes * 60, "fuzz")
     while running or (not failed and time.monotonic() < deadline):
+        progress.update(time.monotonic() - start)
         for i, share in enumerate(shares):
             if i not in running and not failed and time.monotonic() < deadline:
                 running[i] = subprocess.Popen(_command(share), cwd=ROOT, env=env)
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                 failed = True
             else:
                 rounds[i] += 1
+    progress.close()
     elapsed = time.monotonic() - start
     total = 0
     for share, done in zip(shares, rounds, strict=True):

@@ -9,7 +9,7 @@ and the collective statistics. `inputs_from_npz` / `outputs_to_npz` use the corp
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -92,6 +92,10 @@ def _callee(op: Operation) -> str | None:
     return callee.string_value() if isinstance(callee, SymbolRefAttr) else None
 
 
+TICK_MASK = (1 << 16) - 1
+"""`RunGuard.on_ops` is called every 65,536 interpreted ops."""
+
+
 class RunGuard:
     """Safety checks around every interpreted op (see notes/INTERPRETER_SAFETY.md).
 
@@ -101,8 +105,11 @@ class RunGuard:
     calls `admit` before every op (not an xDSL listener: two calls per op fewer).
     """
 
-    def __init__(self, state: SpmdState) -> None:
+    def __init__(self, state: SpmdState, on_ops: Callable[[int], None] | None = None) -> None:
         self.state = state
+        self.on_ops = on_ops
+        """Called with TICK_MASK + 1 every that many interpreted ops (progress display)."""
+        self.count = 0
         self.running: list[Operation] = []
         limit = state.max_value_bytes
         self.max_bytes_per_device = limit // state.num_devices if limit > 0 else None
@@ -112,6 +119,9 @@ class RunGuard:
 
     def admit(self, op: Operation) -> int:
         """Check `op` before it runs and push it; the stack depth before the push."""
+        self.count += 1
+        if not self.count & TICK_MASK and self.on_ops is not None:
+            self.on_ops(TICK_MASK + 1)
         facts = self.facts.get(op)
         if facts is None:
             facts = self.facts[op] = (_callee(op), _result_bytes(op))
@@ -241,9 +251,11 @@ def _checked(op: Operation, values: PythonValues) -> PythonValues:
     return values
 
 
-def make_interpreter(module: ModuleOp, state: SpmdState) -> _HloInterpreter:
+def make_interpreter(
+    module: ModuleOp, state: SpmdState, on_ops: Callable[[int], None] | None = None
+) -> _HloInterpreter:
     """An xDSL interpreter with every hlo implementation registered and `state` attached."""
-    interpreter = _HloInterpreter(module, _impls=_QuietImpls(), guard=RunGuard(state))
+    interpreter = _HloInterpreter(module, _impls=_QuietImpls(), guard=RunGuard(state, on_ops))
     for table in _function_tables():
         interpreter.register_implementations(table)
     attach_state(interpreter, state)
@@ -266,8 +278,11 @@ def run_module(
     max_while_iterations: int = DEFAULT_MAX_WHILE_ITERATIONS,
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
     infeed: Sequence[Sequence[Array]] = (),
+    on_ops: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Run the entry function on all devices; `inputs` hold the device axis.
+
+    `on_ops(n)` (optional, for a progress display) is called every n = TICK_MASK + 1 ops.
 
     Every failure is an `InterpretationError` whose `op` is the failing operation (when one is
     known): a while running more than `max_while_iterations` times, a result over
@@ -287,7 +302,7 @@ def run_module(
     arg_types = list(entry.function_type.inputs.data)
     if len(inputs) != len(arg_types):
         raise InterpretationError(f"entry takes {len(arg_types)} arguments, got {len(inputs)}")
-    interpreter = make_interpreter(module, state)
+    interpreter = make_interpreter(module, state, on_ops)
     results = _guarded_call(interpreter, entry, tuple(inputs))
     _check_mailbox(state)
     check_infeed_drained(state)

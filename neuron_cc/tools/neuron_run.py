@@ -58,6 +58,7 @@ from neuron_cc.tools.driver import (
     verify_error_message,
     write_bytes_atomically,
 )
+from neuron_cc.tools.progress import op_ticker
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -221,15 +222,21 @@ def _execute(
         )
     else:
         inputs = inputs_from_npz(entry, data, r * p)
-    return run_module(
-        module,
-        inputs,
-        r,
-        p,
-        max_while_iterations=args.max_while_iterations,
-        max_value_bytes=args.max_value_bytes,
-        infeed=infeed_from_npz(feed, r * p),
-    )
+    ticker = op_ticker()
+    try:
+        return run_module(
+            module,
+            inputs,
+            r,
+            p,
+            max_while_iterations=args.max_while_iterations,
+            max_value_bytes=args.max_value_bytes,
+            infeed=infeed_from_npz(feed, r * p),
+            on_ops=ticker,
+        )
+    finally:
+        if ticker is not None:
+            ticker.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
