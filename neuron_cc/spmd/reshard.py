@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.builder import Builder
@@ -301,7 +302,6 @@ def _run_all_to_all_plan(e: Emitter, value: SSAValue, plan: AllToAllPlan) -> SSA
 @dataclass(frozen=True)
 class _Gather:
     dim: int
-    factor: int
     groups: tuple[tuple[int, ...], ...]
 
 
@@ -331,7 +331,7 @@ def _gathers(src: ShardingAttr, dst: ShardingAttr, rank: int, devices: int) -> l
         split = s_ta.reshape([*s_ta.shape[:d], d_tiles[d], f, *s_ta.shape[d + 1 :]])
         others = [a for a in range(split.ndim) if a != d + 1]
         groups = split.transpose([*others, d + 1]).reshape(-1, f)
-        gathers.append(_Gather(d, f, tuple(tuple(int(x) for x in g) for g in groups)))
+        gathers.append(_Gather(d, tuple(tuple(int(x) for x in g) for g in groups)))
     return gathers
 
 
@@ -415,38 +415,45 @@ def choose_strategy(src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, d
     """The strategy `reshard` uses: noop, permute, all_to_all, all_to_all+permute, all_gather,
     slice, all_gather+all_to_all, all_to_all+all_gather, slice+all_to_all, gather_slice
     (module docstring)."""
+    return _choose(src, dst, global_shape, devices)[0]
+
+
+def _choose(
+    src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
+) -> tuple[str, Any]:
+    """(strategy, what `reshard_with` emits it from): the all-to-all plan, the gathers, the
+    slice tables or the intermediate sharding of a two-stage plan (None for the others)."""
     rank = len(global_shape)
     _check_supported(src, rank, devices)
     _check_supported(dst, rank, devices)
     shard_shape_of(global_shape, dst)
     if src.same_placement(dst) or (src.is_replicated and dst.is_replicated):
-        return "noop"
+        return "noop", None
     same_tiling = src.is_tiled and dst.is_tiled and src.data.tile_shape == dst.data.tile_shape
     if same_tiling and src.data.replicate_last == dst.data.replicate_last:
-        return "permute"
+        return "permute", None
     plan = _all_to_all_plan(src, dst, global_shape, devices)
     if plan is not None:
-        return "all_to_all" if plan.permute is None else "all_to_all+permute"
+        return ("all_to_all" if plan.permute is None else "all_to_all+permute"), plan
     try:
-        _gathers(src, dst, rank, devices)
-        return "all_gather"
+        return "all_gather", _gathers(src, dst, rank, devices)
     except ReshardError:
         pass
-    if _slice_offsets(src, dst, global_shape, devices) is not None:
-        return "slice"
+    tables = _slice_offsets(src, dst, global_shape, devices)
+    if tables is not None:
+        return "slice", tables
     first = _gather_first(src, dst, global_shape, devices)
-    if (
-        first is not None
-        and choose_strategy(first, dst, global_shape, devices) != "all_to_all+permute"
-    ):
-        return "all_gather+all_to_all"
-    if _before_gather(src, dst, global_shape, devices) is not None:
-        return "all_to_all+all_gather"
+    if first is not None and first[1] != "all_to_all+permute":
+        return "all_gather+all_to_all", first[0]
+    before = _before_gather(src, dst, global_shape, devices)
+    if before is not None:
+        return "all_to_all+all_gather", before
     if first is not None:
-        return "all_gather+all_to_all"
-    if _after_slice(src, dst, global_shape, devices) is not None:
-        return "slice+all_to_all"
-    return "gather_slice"
+        return "all_gather+all_to_all", first[0]
+    after = _after_slice(src, dst, global_shape, devices)
+    if after is not None:
+        return "slice+all_to_all", after
+    return "gather_slice", None
 
 
 _ALL_TO_ALL = ("noop", "permute", "all_to_all", "all_to_all+permute")
@@ -515,10 +522,11 @@ def _before_gather(
 
 def _gather_first(
     src: ShardingAttr, dst: ShardingAttr, global_shape: Shape, devices: int
-) -> ShardingAttr | None:
-    """A sharding T with dst's replication such that src -> T is all_gathers (of the factors
-    src has more tiles than dst) and T -> dst an all-to-all plan: the other order of
-    `_before_gather`, more bytes per all-to-all but sometimes one permute fewer."""
+) -> tuple[ShardingAttr, str] | None:
+    """(T, the strategy of T -> dst) for a sharding T with dst's replication such that
+    src -> T is all_gathers (of the factors src has more tiles than dst) and T -> dst an
+    all-to-all plan: the other order of `_before_gather`, more bytes per all-to-all but
+    sometimes one permute fewer."""
     rank = len(global_shape)
     ratio = _more_replicated(src, dst, rank, devices)
     if ratio is None:
@@ -533,11 +541,10 @@ def _gather_first(
     middle = _as_sharding(tiles_as_replication(s_ta, factors))
     try:
         _gathers(src, middle, rank, devices)
-        if choose_strategy(middle, dst, global_shape, devices) not in _ALL_TO_ALL:
-            return None
+        second = choose_strategy(middle, dst, global_shape, devices)
     except ReshardError:
         return None
-    return middle
+    return (middle, second) if second in _ALL_TO_ALL else None
 
 
 def _after_slice(
@@ -563,14 +570,6 @@ def _after_slice(
     return middle
 
 
-_TWO_STAGES = {
-    "all_gather+all_to_all": _gather_first,
-    "all_to_all+all_gather": _before_gather,
-    "slice+all_to_all": _after_slice,
-}
-"""Two-stage strategies: the intermediate sharding each goes through."""
-
-
 def _num_devices(src: ShardingAttr, dst: ShardingAttr) -> int:
     for sharding in (src, dst):
         if sharding.is_tiled:
@@ -583,29 +582,25 @@ def reshard_with(e: Emitter, value: SSAValue, src: ShardingAttr, dst: ShardingAt
     global_shape = global_shape_of(shape_of(value), src)
     rank = len(global_shape)
     devices = _num_devices(src, dst)
-    strategy = choose_strategy(src, dst, global_shape, devices)
+    strategy, how = _choose(src, dst, global_shape, devices)
     if strategy == "noop":
         return value
     if strategy == "permute":
         return _permute(e, value, src, dst)
-    if strategy in ("all_to_all", "all_to_all+permute"):
-        plan = _all_to_all_plan(src, dst, global_shape, devices)
-        assert plan is not None
-        return _run_all_to_all_plan(e, value, plan)
+    if isinstance(how, AllToAllPlan):
+        return _run_all_to_all_plan(e, value, how)
     if strategy == "all_gather":
-        return _run_gathers(e, value, _gathers(src, dst, rank, devices))
-    two_stage = _TWO_STAGES.get(strategy)
-    if two_stage is not None:
-        middle = two_stage(src, dst, global_shape, devices)
-        assert middle is not None
-        return reshard_with(e, reshard_with(e, value, src, middle), middle, dst)
-    if src.is_tiled and strategy == "gather_slice":
-        value = all_gather_shards_with(e, value, src, range(rank))
-        src = ShardingAttr.replicated()
-    tables = _slice_offsets(src, dst, global_shape, devices)
-    if tables is None:
-        raise ReshardError(f"cannot reshard {src.to_hlo_text()} to {dst.to_hlo_text()}")
-    return dynamic_slice_by_partition(e, value, tables, shard_shape_of(global_shape, dst))
+        return _run_gathers(e, value, how)
+    if isinstance(how, ShardingAttr):  # a two-stage plan through `how`
+        return reshard_with(e, reshard_with(e, value, src, how), how, dst)
+    if strategy == "gather_slice":
+        if src.is_tiled:
+            value = all_gather_shards_with(e, value, src, range(rank))
+            src = ShardingAttr.replicated()
+        how = _slice_offsets(src, dst, global_shape, devices)
+        if how is None:
+            raise ReshardError(f"cannot reshard {src.to_hlo_text()} to {dst.to_hlo_text()}")
+    return dynamic_slice_by_partition(e, value, how, shard_shape_of(global_shape, dst))
 
 
 def reshard(
