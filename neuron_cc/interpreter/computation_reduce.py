@@ -23,7 +23,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Region
 
 from neuron_cc.interpreter.computation_regions import expand, run_region, ufunc_for
-from neuron_cc.interpreter.conversions import flush_denormals
+from neuron_cc.interpreter.conversions import flush_denormals, smallest_normal
 from neuron_cc.interpreter.values import is_bf16, numpy_dtype, round_to_bf16
 
 Array = np.ndarray[Any, Any]
@@ -262,7 +262,8 @@ def accumulate_taps(uf: np.ufunc, init: Array, taps: Array) -> Array | None:
     caller folds step by step, flushing as XLA:CPU does."""
     acc = np.concatenate([expand(init, taps.shape[:-1])[..., None], taps], axis=-1)
     partial = uf.accumulate(acc, axis=-1, dtype=taps.dtype)
-    small = np.abs(partial) < np.finfo(taps.dtype).tiny
+    tiny = smallest_normal(partial.dtype)
+    small = np.abs(partial) < tiny if tiny is not None else np.zeros(partial.shape, bool)
     if small.any() and bool((partial[small] != 0).any()):
         return None
     return partial[..., -1]

@@ -42,6 +42,11 @@ _TINY: dict[np.dtype[Any], Any] = {np.dtype(t): np.finfo(t).tiny for t in (np.fl
 call; the interpreter flushes the operands and results of every float op)."""
 
 
+def smallest_normal(dtype: np.dtype[Any]) -> Any | None:
+    """The smallest normal value of a dtype XLA:CPU flushes (f32, f64), else None."""
+    return _TINY.get(dtype)
+
+
 def flush_denormals(x: NDArray) -> NDArray:
     """Denormal f32/f64 values -> zero of the same sign (XLA:CPU's FTZ/DAZ); f16 is untouched."""
     tiny = _TINY.get(x.dtype)
