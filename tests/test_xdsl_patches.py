@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, TensorType, f32
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser import attribute_parser as xdsl_attribute_parser
+from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.analysis.remarks import forced_remarks, remarks_forced
 from neuron_cc.dialects import xdsl_patches
@@ -198,3 +200,159 @@ def test_upstream_walk_still_nests_generators() -> None:
         upstream = deepest(module.walk())
     assert upstream >= 9  # module, func, while, while: 3 generators per level
     assert deepest(module.walk()) <= 2
+
+
+# --- patch 5 (walk): erasing the op just yielded --------------------------------------------
+
+
+def test_patched_walk_survives_erasing_the_yielded_op() -> None:
+    """Like xDSL's, the walk reads an op's neighbour when it yields the op, so a caller may
+    erase what it was given and still see every later op."""
+    from neuron_cc.testing.ir import parse_module
+
+    def erase_constants(module: object) -> list[str]:
+        seen: list[str] = []
+        for op in module.walk():  # pyright: ignore[reportAttributeAccessIssue]
+            seen.append(op.name)
+            if op.name == "hlo.constant" and not op.results[0].uses:
+                op.detach()
+        return seen
+
+    ours = erase_constants(parse_module(_DEAD_CONSTANTS))
+    with xdsl_patches.unpatched():
+        upstream = erase_constants(parse_module(_DEAD_CONSTANTS))
+    assert ours == upstream
+    assert ours.count("hlo.constant") == 3
+    assert ours[-1] == "func.return"
+
+
+_DEAD_CONSTANTS = """
+func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %a = hlo.constant dense<1.0> : tensor<f32>
+  %b = hlo.constant dense<2.0> : tensor<f32>
+  %c = hlo.constant dense<3.0> : tensor<f32>
+  func.return %x : tensor<f32>
+}
+"""
+
+
+# --- patch 6: Operation.__init__ direct ------------------------------------------------------
+
+
+def _snapshot(op: Operation, values: list[SSAValue]) -> tuple[object, ...]:
+    """Everything `Operation.__init__` sets, with the use lists of `values` in order."""
+    return (
+        type(op),
+        [id(v) for v in op.operands],
+        [[(u.operation is op, u.index) for u in v.uses] for v in values],
+        [(r.type, r.index, r.op is op) for r in op.results],
+        dict(op.properties),
+        dict(op.attributes),
+        op.location,
+        [(id(r), r.parent is op) for r in op.regions],
+        list(op.successors),
+        op.parent,
+    )
+
+
+def _built_ops() -> list[tuple[Operation, list[SSAValue]]]:
+    from xdsl.dialects import arith, cf
+    from xdsl.dialects.builtin import i32
+    from xdsl.ir import Block, Region
+
+    from neuron_cc.dialects.hlo.collectives import AllReduceOp
+    from neuron_cc.dialects.hlo.control_flow import TupleOp
+    from neuron_cc.dialects.hlo.elementwise import AddOp
+
+    block = Block(arg_types=[TensorType(f32, [2]), TensorType(f32, [2]), i32])
+    x, y, n = block.args
+    reducer = Region(Block(arg_types=[TensorType(f32, []), TensorType(f32, [])]))
+    target = Block()
+    return [
+        (AddOp.create(operands=[x, x], result_types=[x.type]), [x]),  # one value twice
+        (TupleOp([x, y, x]), [x, y]),  # a variadic op through its IRDL __init__
+        (arith.AddfOp(x, y), [x, y]),  # fastmath filled from its default
+        (AllReduceOp.create(operands=[y], result_types=[y.type], regions=[reducer]), [y]),
+        (cf.BranchOp(target, n), [n]),  # a successor
+    ]
+
+
+def test_patched_operation_init_builds_what_xdsl_builds() -> None:
+    ours = [_snapshot(op, values) for op, values in _built_ops()]
+    with xdsl_patches.unpatched():
+        upstream = [_snapshot(op, values) for op, values in _built_ops()]
+    # ids of fresh block arguments differ between the two builds: compare the rest
+    assert [s[:1] + s[2:7] for s in ours] == [s[:1] + s[2:7] for s in upstream]
+    assert [len(s[7]) for s in ours] == [len(s[7]) for s in upstream] == [0, 0, 0, 1, 0]
+    assert all(parented for s in ours for _, parented in s[7])
+    assert ours[2][4]["fastmath"] == upstream[2][4]["fastmath"]
+    assert [len(s[8]) for s in ours] == [0, 0, 0, 0, 1]
+
+
+def test_upstream_operation_init_still_looks_up_the_definition_per_op(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from neuron_cc.dialects.hlo.elementwise import AddOp
+
+    calls: list[int] = []
+    original = AddOp.get_irdl_definition.__func__  # pyright: ignore[reportFunctionMemberAccess]
+
+    def counting(cls: type) -> object:
+        calls.append(1)
+        return original(cls)
+
+    monkeypatch.setattr(AddOp, "get_irdl_definition", classmethod(counting))
+    value = _built_ops()[0][1][0]
+    for _ in range(3):
+        AddOp.create(operands=[value, value], result_types=[value.type])
+    patched = len(calls)
+    with xdsl_patches.unpatched():
+        for _ in range(3):
+            AddOp.create(operands=[value, value], result_types=[value.type])
+    assert len(calls) - patched >= 3, "xDSL no longer scans the definition per op: patch 6"
+    assert patched <= 1  # the defaults table, built once for the class
+
+
+# --- patch 7: IntegerAttr direct -------------------------------------------------------------
+
+
+_INTEGER_CASES = [(5, 64), (-1, 64), (2**63, 64), (255, 8), (-128, 8), (65535, 16), (2**31, 32)]
+
+
+def test_patched_integer_attr_equals_xdsls() -> None:
+    from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness, i64
+
+    types = [IntegerType(64), i64, IntegerType(32, Signedness.UNSIGNED), 1, 7]
+    ours = [IntegerAttr(v, w) for v, w in _INTEGER_CASES] + [IntegerAttr(1, t) for t in types]
+    with xdsl_patches.unpatched():
+        upstream = [IntegerAttr(v, w) for v, w in _INTEGER_CASES]
+        upstream += [IntegerAttr(1, t) for t in types]
+    assert ours == upstream
+    assert [a.value.data for a in ours[:7]] == [5, -1, -(2**63), -1, -128, -1, -(2**31)]
+    assert [hash(a) for a in ours] == [hash(a) for a in upstream]
+    with pytest.raises(VerifyException, match="out of range for type i64"):
+        IntegerAttr(2**64, 64)
+    with pytest.raises(VerifyException, match="out of range for type i8"):
+        IntegerAttr(-129, 8)
+
+
+def test_upstream_integer_attr_still_verifies_per_attribute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from xdsl.dialects.builtin import IntegerAttr
+
+    calls: list[int] = []
+    original = IntegerAttr.verify
+
+    def counting(self: IntegerAttr) -> None:  # pyright: ignore[reportMissingTypeArgument]
+        calls.append(1)
+        original(self)
+
+    monkeypatch.setattr(IntegerAttr, "verify", counting)
+    for v in range(3):
+        IntegerAttr(v, 64)
+    assert calls == []
+    with xdsl_patches.unpatched():
+        for v in range(3):
+            IntegerAttr(v, 64)
+    assert len(calls) >= 3, "xDSL no longer verifies each IntegerAttr: delete patch 7"

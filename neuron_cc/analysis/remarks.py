@@ -48,14 +48,21 @@ class Remarks:
     enabled: bool
     lines: list[str] = field(default_factory=list[str])
 
+    @property
+    def active(self) -> bool:
+        """Whether remarks are printed (enabled, or forced by `forced_remarks`)."""
+        return self.enabled or _FORCED.get()
+
     def remark(self, op: Operation, message: str) -> None:
-        self._emit(f"remark: {self.pass_name}: {describe(op)}: {message}")
+        if self.active:  # nothing is formatted for a silent pass
+            self._emit(f"remark: {self.pass_name}: {describe(op)}: {message}")
 
     def summary(self, message: str) -> None:
         """One line about the whole run (e.g. how many collectives moved)."""
-        self._emit(f"remark: {self.pass_name}: {message}")
+        if self.active:
+            self._emit(f"remark: {self.pass_name}: {message}")
 
     def _emit(self, line: str) -> None:
+        """Print `line` to stderr (and keep it in `lines`)."""
         self.lines.append(line)
-        if self.enabled or _FORCED.get():
-            print(line, file=sys.stderr)
+        print(line, file=sys.stderr)

@@ -52,13 +52,14 @@ def while_ops_post_order(op: Operation) -> list[WhileOp]:
                 found.append(current)
             continue
         stack.append((current, True))
-        nested = [
-            inner
-            for region in current.regions
-            for block in region.blocks
-            for inner in block.ops
-            if inner.regions
-        ]
+        nested: list[Operation] = []
+        for region in current.regions:
+            for block in region.blocks:
+                inner = block.first_op
+                while inner is not None:
+                    if inner.regions:
+                        nested.append(inner)
+                    inner = inner.next_op
         nested.reverse()
         stack.extend([(child, False) for child in nested])
     return found

@@ -175,20 +175,37 @@ def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
             m.erase()
 
 
-def _blocks(module: ModuleOp, skip_while_bodies: bool) -> list[Block]:
-    found: list[Block] = []
-
-    def visit(op: Operation) -> None:
-        for region in op.regions:
-            skipped = skip_while_bodies and isinstance(op, WhileOp) and region is op.body
-            for block in region.blocks:
-                if not skipped:
-                    found.append(block)
-                for inner in block.ops:
-                    visit(inner)
-
-    visit(module)
-    return found
+def _blocks(
+    module: ModuleOp, skip_while_bodies: bool, candidates: type[Operation] | None
+) -> list[Block]:
+    """The blocks to plan, outer before inner, in program order. With `candidates`, only the
+    blocks holding at least two ops of that class (no other block can combine anything: a
+    reducer region or a loop without two gathers costs its walk, not a plan). An explicit stack
+    of blocks, not a recursion (nesting depth is unbounded)."""
+    found: list[Block | None] = []
+    stack: list[tuple[Block, bool]] = [
+        (block, False) for region in reversed(module.regions) for block in reversed(region.blocks)
+    ]
+    while stack:
+        block, skipped = stack.pop()
+        position = len(found)
+        found.append(None if skipped else block)
+        count = 0
+        inner_blocks: list[tuple[Block, bool]] = []
+        op = block.first_op
+        while op is not None:
+            if type(op) is candidates:
+                count += 1
+            if op.regions:
+                body = op.body if skip_while_bodies and isinstance(op, WhileOp) else None
+                inner_blocks.extend(
+                    (b, region is body) for region in op.regions for b in region.blocks
+                )
+            op = op.next_op
+        if candidates is not None and count < 2:
+            found[position] = None
+        stack.extend(reversed(inner_blocks))
+    return [block for block in found if block is not None]
 
 
 def combine_collectives(
@@ -200,11 +217,12 @@ def combine_collectives(
     *,
     skip_while_bodies: bool = False,
     relabel: Relabel | None = None,
+    candidates: type[Operation] | None = None,
 ) -> int:
     """Combine in every block; the number of combined ops created. A remark per combined op
     names its members; the summary counts them."""
     created = members = 0
-    for block in _blocks(module, skip_while_bodies):
+    for block in _blocks(module, skip_while_bodies, candidates):
         plan = plan_groups(block, key_of, bytes_of, limits)
         for group in plan.groups:
             names = ", ".join(describe(m) for m in group)
@@ -338,4 +356,5 @@ class CombinerPass(ModulePass):
             Remarks(self.name, self.remarks),
             skip_while_bodies=self.skip_while_bodies,
             relabel=relabel,
+            candidates=self.OP,
         )

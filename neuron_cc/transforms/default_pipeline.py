@@ -96,17 +96,28 @@ running a confirming round."""
 def _collectives_in_loops(module: ModuleOp) -> tuple[int, set[Operation]]:
     """The sum over collectives of their `hlo.while` nesting depth (a collective moved out of
     one of its loops lowers it by one) and the collectives inside a loop (the op objects: held,
-    so a new op never takes an old one's identity). One walk with an explicit stack."""
+    so a new op never takes an old one's identity). One walk with an explicit stack of blocks;
+    whether an op class is a collective is decided once per class."""
     total = 0
     inside: set[Operation] = set()
-    stack: list[tuple[Operation, int]] = [(module, 0)]
+    kinds: dict[type, bool] = {}
+    stack = [(block, 0) for region in module.regions for block in region.blocks]
     while stack:
-        op, depth = stack.pop()
-        if isinstance(op, _COLLECTIVES) and depth:
-            total += depth
-            inside.add(op)
-        inner = depth + 1 if isinstance(op, WhileOp) else depth
-        stack.extend((child, inner) for r in op.regions for b in r.blocks for child in b.ops)
+        block, depth = stack.pop()
+        op = block.first_op
+        while op is not None:
+            if depth:
+                cls = type(op)
+                collective = kinds.get(cls)
+                if collective is None:
+                    collective = kinds[cls] = issubclass(cls, _COLLECTIVES)
+                if collective:
+                    total += depth
+                    inside.add(op)
+            if op.regions:
+                inner = depth + 1 if isinstance(op, WhileOp) else depth
+                stack.extend((b, inner) for r in op.regions for b in r.blocks)
+            op = op.next_op
     return total, inside
 
 

@@ -128,6 +128,8 @@ def merge_gathered_slots(loop: WhileOp, remarks: Remarks) -> bool:
 
 def remove_duplicate_all_gathers(module: ModuleOp, remarks: Remarks) -> bool:
     """Both merges of the pass over `module`; True if anything changed."""
+    if not any(isinstance(op, AllGatherOp) for op in module.walk()):
+        return False  # no gather to merge, no slot carrying one: one walk
     changed = merge_identical_gathers(module, remarks)
     for loop in while_ops_post_order(module):
         changed = merge_gathered_slots(loop, remarks) or changed

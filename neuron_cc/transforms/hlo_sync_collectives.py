@@ -24,13 +24,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
@@ -149,8 +143,18 @@ class HloSyncCollectivesPass(ModulePass):
     name = "hlo-sync-collectives"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = GreedyRewritePatternApplier(
-            [SyncAllReduce(), SyncAllGather(), SyncCollectivePermute(), SyncAsyncCall()],
-            dce_enabled=False,
-        )
-        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
+        """One walk finds the done ops (most modules have none: nothing else is done); each
+        is then rewritten once, in program order, as a non-recursive pattern walk would."""
+        dones = [inner for inner in op.walk() if isinstance(inner, _DONE_OPS)]
+        for done in dones:
+            if done.parent is not None:
+                _PATTERNS[type(done)].match_and_rewrite(done, PatternRewriter(done))
+
+
+_PATTERNS: dict[type[Operation], RewritePattern] = {
+    AllReduceDoneOp: SyncAllReduce(),
+    AllGatherDoneOp: SyncAllGather(),
+    CollectivePermuteDoneOp: SyncCollectivePermute(),
+    AsyncDoneOp: SyncAsyncCall(),
+}
+_DONE_OPS = tuple(_PATTERNS)

@@ -237,17 +237,23 @@ class _Hoister:
     module: ModuleOp
     reference: Groups | None
     remarks: Remarks
-    channels: _ChannelIds = field(init=False)
+    gathers: list[AllGatherOp]
+    """Every all_gather of the module (one walk by the caller)."""
     nested: dict[WhileOp, list[AllGatherOp]] = field(
         default_factory=dict[WhileOp, list[AllGatherOp]]
     )
     changed_blocks: list[Block] = field(default_factory=list[Block])
+    _channels: _ChannelIds | None = None
+
+    @property
+    def channels(self) -> _ChannelIds:
+        """The module's channel ids, counted before the first rewrite needs them."""
+        if self._channels is None:
+            self._channels = _ChannelIds(self.module)
+        return self._channels
 
     def __post_init__(self) -> None:
-        self.channels = _ChannelIds(self.module)
-        for op in self.module.walk():
-            if not isinstance(op, AllGatherOp):
-                continue
+        for op in self.gathers:
             loop = enclosing_loop(op)
             if loop is not None and op.parent_block() is not loop.body.block:
                 self.nested.setdefault(loop, []).append(op)
@@ -368,5 +374,8 @@ class MoveAllGatherWhileLoopPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reference = parse_reference_option(self.reference_replica_groups)
         remarks = Remarks(self.name, self.remarks)
-        _Hoister(op, reference, remarks).run()
+        gathers = [inner for inner in op.walk() if isinstance(inner, AllGatherOp)]
+        if not gathers:
+            return  # nothing to hoist or merge: one walk
+        _Hoister(op, reference, remarks, gathers).run()
         remove_duplicate_all_gathers(op, remarks)

@@ -547,14 +547,16 @@ class MoveReduceScatterWhileLoopPass(ModulePass):
         for inner in op.walk(region_first=True):
             if isinstance(inner, WhileOp):
                 loops.append(inner)
-            elif isinstance(inner, COLLECTIVES):
+            elif remarks.active and isinstance(inner, COLLECTIVES):
                 _remark_nested(inner, remarks)
-        channel = count(next_channel_id(op.walk()))
+        channel: Iterator[int] | None = None  # the module is walked for it at the first sink
         touched: dict[int, Block] = {}
         for loop in loops:
             sinks = _plan(loop, remarks)
             if not sinks:
                 continue
+            if channel is None:
+                channel = count(next_channel_id(op.walk()))
             new_loop = sink_loop(loop, sinks, channel)
             function = _enclosing_function(new_loop)
             if function is not None:
