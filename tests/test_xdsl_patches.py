@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from xdsl.context import Context
@@ -239,7 +240,7 @@ func.func @main(%x: tensor<f32>) -> tensor<f32> {
 # --- patch 6: Operation.__init__ direct ------------------------------------------------------
 
 
-def _snapshot(op: Operation, values: list[SSAValue]) -> tuple[object, ...]:
+def _snapshot(op: Operation, values: list[SSAValue]) -> tuple[Any, ...]:
     """Everything `Operation.__init__` sets, with the use lists of `values` in order."""
     return (
         type(op),
@@ -295,7 +296,7 @@ def test_upstream_operation_init_still_looks_up_the_definition_per_op(
     from neuron_cc.dialects.hlo.elementwise import AddOp
 
     calls: list[int] = []
-    original = AddOp.get_irdl_definition.__func__  # pyright: ignore[reportFunctionMemberAccess]
+    original = AddOp.get_irdl_definition.__func__
 
     def counting(cls: type) -> object:
         calls.append(1)
@@ -344,7 +345,7 @@ def test_upstream_integer_attr_still_verifies_per_attribute(
     calls: list[int] = []
     original = IntegerAttr.verify
 
-    def counting(self: IntegerAttr) -> None:  # pyright: ignore[reportMissingTypeArgument]
+    def counting(self: IntegerAttr) -> None:
         calls.append(1)
         original(self)
 
