@@ -244,7 +244,8 @@ def _output_side(acc: Accumulation, root: TupleOp, arg: SSAValue) -> None:
             "a dynamic-slice of the accumulation buffer needs a matching dynamic-update-slice"
         )
     # `value` has one use (checked above), so it is returned at most once: O(1), not O(width)
-    elements = root.elements
+    # (`root.operands` indexes the tuple's operands; `root.elements` would copy all of them)
+    elements = root.operands
     if user is not root or acc.slot >= len(elements) or elements[acc.slot] is not value:
         raise NotMovable(f"the accumulation result is not returned at tuple index {acc.slot}")
 

@@ -22,16 +22,31 @@ SIMPLE_REDUCERS = (
 
 
 def reduction_kind(region: Region) -> str | None:
-    """The op name of a region computing `op(arg0, arg1)` (either order), else None."""
+    """The op name of a region computing `op(arg0, arg1)` (either order), else None.
+
+    Read off the block's two ops and its two arguments directly (no list or set is built: the
+    passes ask this of every collective, several times)."""
     block = region.blocks.first
-    if block is None or len(block.args) != 2:
+    if block is None:
         return None
-    ops = list(block.ops)
-    if len(ops) != 2 or ops[0].name not in SIMPLE_REDUCERS:
+    args = block.args
+    combine = block.first_op
+    if len(args) != 2 or combine is None or combine.name not in _SIMPLE:
         return None
-    combine, ret = ops
-    if ret.name != "hlo.return" or list(ret.operands) != [combine.results[0]]:
+    ret = combine.next_op
+    if ret is None or ret.next_op is not None or ret.name != "hlo.return":
         return None
-    if set(combine.operands) != set(block.args) or len(set(combine.operands)) != 2:
+    returned = ret.operands
+    operands = combine.operands
+    if len(returned) != 1 or len(combine.results) != 1 or returned[0] is not combine.results[0]:
+        return None
+    if len(operands) != 2:
+        return None
+    a, b = operands
+    x, y = args
+    if not ((a is x and b is y) or (a is y and b is x)):
         return None
     return combine.name
+
+
+_SIMPLE = frozenset(SIMPLE_REDUCERS)

@@ -153,25 +153,23 @@ def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
     built = [_combined(group, relabel) for group in plan.groups]
     order = plan.order
     if order is None:
-        last = {group[-1]: k for k, group in enumerate(plan.groups)}
-        dropped = {m for group in plan.groups for m in group}
-        order = []
-        for op in block.ops:
-            if op in last:
-                order.append(last[op])
-            elif op not in dropped:
-                order.append(op)
-    for op in list(block.ops):
-        block.detach_op(op)
-    for entry in order:
-        if isinstance(entry, int):
-            new_ops, _ = built[entry]
-            block.add_ops(new_ops)
-        else:
-            block.add_op(entry)
+        # nothing moves: each combined op (and its reads) takes its last member's place
+        for group, (new_ops, _) in zip(plan.groups, built, strict=True):
+            block.insert_ops_before(new_ops, group[-1])
+    else:
+        for op in list(block.ops):
+            block.detach_op(op)
+        for entry in order:
+            if isinstance(entry, int):
+                new_ops, _ = built[entry]
+                block.add_ops(new_ops)
+            else:
+                block.add_op(entry)
     for group, (_, replacement) in zip(plan.groups, built, strict=True):
         for m in group:
             m.results[0].replace_all_uses_with(replacement[m])
+            if m.parent is not None:  # still in place when nothing moved
+                m.parent.detach_op(m)
             m.erase()
 
 

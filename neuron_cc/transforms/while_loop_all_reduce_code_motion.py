@@ -41,7 +41,8 @@ reduction"), and the pass ends with a summary remark (hoisted N all-reduce and M
 reduce-scatter out of while loops), as XLA logs.
 Differences from XLA: a fresh channel id only when the original had one (docs/decisions.md §6.1); the
 condition check above. Modules with num_partitions > 1 without `hlo.use_spmd_partitioning`
-are left unchanged.
+are left unchanged. The new slot inits of one loop share one identity buffer per type and
+reducer (XLA builds one per slot; SSA values are immutable, so the values are the same).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ from neuron_cc.dialects.hlo.data_movement import (
     ReshapeOp,
 )
 from neuron_cc.dialects.hlo.elementwise import DivideOp, MultiplyOp
-from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp, SelectOp
+from neuron_cc.dialects.hlo.elementwise_misc import CompareOp, ConvertOp, SelectOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
 from neuron_cc.dialects.hlo.types import (
     element_type_name,
@@ -129,8 +130,11 @@ class _Context:
     replicas: int
     partitions: int
     enable_reduce_scatter: bool
-    next_channel: int
+    module: ModuleOp
     dus_max_size_bytes: int = DEFAULT_DUS_MAX_SIZE_BYTES
+    next_channel: int | None = None
+    """1 + the module's largest channel id, counted before the first rewrite (`before_rewrite`):
+    a module where nothing moves is not walked for it."""
     replication: ReplicationAnalysis | None = None
     moved: dict[str, int] = field(default_factory=dict[str, int])
     slot_users: SlotUsers | None = None
@@ -157,16 +161,23 @@ class _Context:
         )
         return self.replication.is_replicated_within(value, groups)
 
+    def before_rewrite(self) -> None:
+        """Count the module's channel ids while every original collective is still there."""
+        if self.next_channel is None:
+            self.next_channel = next_channel_id(self.module.walk())
+
     def channel(self) -> IntegerAttr:
+        if self.next_channel is None:
+            raise AssertionError("channel ids are counted by before_rewrite()")
         attr = IntegerAttr(self.next_channel, 64)
         self.next_channel += 1
         return attr
 
 
-def _basic_problem(op: CollectiveOp, ctx: _Context) -> str | None:
+def _basic_problem(op: CollectiveOp, ctx: _Context, kind: str | None) -> str | None:
+    """Why `op` (whose reducer is `kind`, `reduction_kind` of its region) can never move."""
     if len(op.operands) != 1:
         return "tuple-shaped collectives are not moved"
-    kind = reduction_kind(op.regions[0])
     if kind is None or kind not in COMBINERS:
         return f"reduction is {kind[4:] if kind else 'not a simple binary op'}: no accumulation"
     element = op.operands[0].type
@@ -185,11 +196,12 @@ def _basic_problem(op: CollectiveOp, ctx: _Context) -> str | None:
 
 def _check(op: CollectiveOp, loop: WhileOp, ctx: _Context) -> list[Accumulation]:
     """The accumulations of `op` if it can move (raises NotMovable with the reason)."""
-    problem = _basic_problem(op, ctx)
+    found = reduction_kind(op.regions[0])
+    problem = _basic_problem(op, ctx, found)
     if problem is not None:
         raise NotMovable(problem)
     body = loop.body.blocks[0]
-    kind = reduction_kind(op.regions[0]) or "hlo.add"
+    kind = found or "hlo.add"
     if isinstance(op, ReduceScatterOp):
         accumulations = trace_accumulations(
             op, body, forwarding=(ConvertOp,), kind=kind, allow_scale=False
@@ -348,23 +360,33 @@ def _absorbs(init: SSAValue, kind: str) -> bool:
     return not float_sum and is_identity(init, kind)
 
 
+def _identity_inits(
+    accumulations: list[Accumulation], slots: list[SSAValue]
+) -> tuple[list[SSAValue], list[Operation]]:
+    """The loop's new init values (each accumulated slot starts at its reducer's identity, at
+    the pre-scatter shape for a reduce-scatter) and the ops building them: one identity buffer
+    per type and reducer, shared by the slots that need it."""
+    new_slots = list(slots)
+    zeros: list[Operation] = []
+    identities: dict[tuple[Attribute, str], SSAValue] = {}
+    for acc in accumulations:
+        wide = slots[acc.slot].type
+        if isinstance(acc.collective, ReduceScatterOp):
+            wide = TensorType(wide.element_type, acc.collective.operands[0].type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+        key = (wide, acc.kind)
+        if key not in identities:
+            identity = identity_buffer(wide, acc.kind)
+            zeros.extend(identity)
+            identities[key] = identity[-1].results[0]
+        new_slots[acc.slot] = identities[key]
+    return new_slots, zeros
+
+
 def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) -> None:
     old_uses = list(loop.result.uses)
     slots = init_slots(loop)
     old_inits = {acc.slot: slots[acc.slot] for acc in accumulations}
-    new_slots = list(slots)
-    zeros: list[Operation] = []
-    for acc in accumulations:
-        wide = (
-            acc.collective.operands[0].type
-            if isinstance(acc.collective, ReduceScatterOp)
-            else slots[acc.slot].type
-        )
-        if isinstance(acc.collective, ReduceScatterOp):
-            wide = TensorType(slots[acc.slot].type.element_type, wide.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
-        identity = identity_buffer(wide, acc.kind)
-        zeros.extend(identity)
-        new_slots[acc.slot] = identity[-1].results[0]
+    new_slots, zeros = _identity_inits(accumulations, slots)
     init = TupleOp(new_slots)
     Rewriter.insert_op([*zeros, init], InsertPoint.before(loop))
     old_init = loop.init.owner
@@ -570,7 +592,13 @@ def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) 
 def _rewrite_flags(loop: WhileOp, ctx: _Context) -> None:
     """Threshold flags fed by movable all-reduces become running max/min accumulations."""
     for op in _candidates(loop.body.blocks[0], enable_rs=False):
-        if not isinstance(op, AllReduceOp) or _basic_problem(op, ctx) is not None:
+        if not isinstance(op, AllReduceOp):
+            continue
+        result = op.results[0]
+        use = result.first_use
+        if use is None or not result.has_one_use() or not isinstance(use.operation, CompareOp):
+            continue  # a flag is an all-reduce whose only user is a compare (`check_flag`)
+        if _basic_problem(op, ctx, reduction_kind(op.regions[0])) is not None:
             continue
         flag = find_flag(op, loop)
         if flag is None:
@@ -592,14 +620,24 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     if not isinstance(loop.result.type, TupleType):
         for op in _candidates(body, ctx.enable_reduce_scatter):
             ctx.remarks.remark(op, "the loop-carried value is not a tuple")
-        remark_other_collectives(body, ctx)
+        if ctx.remarks.active:
+            remark_other_collectives(body, ctx)
         return
     for split in find_splits(loop, ctx.replicated):
         moved = apply_split(split, identity_buffer, _buffer_of(loop, split.slot))
         ctx.remarks.remark(moved, "split out of a conditional with a replicated branch index")
     _rewrite_flags(loop, ctx)
     plan = _plan(loop, ctx)
-    remark_other_collectives(body, ctx)
+    if ctx.remarks.active:
+        remark_other_collectives(body, ctx)
+    if plan.slices or plan.overwrites or plan.accumulations:
+        ctx.before_rewrite()
+        _apply(loop, plan, ctx)
+    ctx.count(plan.moved)
+
+
+def _apply(loop: WhileOp, plan: _Plan, ctx: _Context) -> None:
+    """Rewrite `loop` as `plan` says: update-slice sinks, overwrites, then accumulations."""
     if plan.slices:
         sink_update_slices(loop, plan.slices, ctx.channel_for)
         ctx.replication = None  # a snapshot of the IR before the rewrite
@@ -610,7 +648,6 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     if plan.accumulations and len(set(slots)) == len(slots):
         _rewrite(loop, plan.accumulations, ctx)
         ctx.replication = None
-    ctx.count(plan.moved)
 
 
 @dataclass(frozen=True)
@@ -645,7 +682,7 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             replicas,
             partitions,
             self.enable_reduce_scatter,
-            next_channel_id(op.walk()),
+            op,
             self.dus_max_size_bytes,
         )
         for loop in loops:  # innermost first, then program order

@@ -164,6 +164,7 @@ def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
     if enable_reduce_scatter:
         patterns.append(SinkTransposeIntoReduceScatter(body))
     applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)  # dead users matter
-    for op in list(body.ops):
+    kinds = (AllReduceOp, ReduceScatterOp) if enable_reduce_scatter else (AllReduceOp,)
+    for op in [op for op in body.ops if isinstance(op, kinds)]:  # what the patterns match
         if op.parent is body:
             applier.match_and_rewrite(op, PatternRewriter(op))

@@ -154,11 +154,18 @@ class GetTupleElementOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, tuple_: SSAValue | Operation, index: int) -> None:
-        value = SSAValue.get(tuple_)
+        if isinstance(tuple_, Operation):
+            if len(tuple_.results) != 1:
+                raise ValueError(f"{tuple_.name} has {len(tuple_.results)} results, not one tuple")
+            tuple_ = tuple_.results[0]
+        value = tuple_
         t = value.type
         if not isinstance(t, TupleType) or not 0 <= index < len(t.types.data):
             raise ValueError(f"cannot take element {index} of {t}")
-        super().__init__(
+        # one operand, one result, one property: nothing for IRDL's generic builder to sort
+        # out (it costs more than the op), so the fields are set directly
+        Operation.__init__(
+            self,
             operands=[value],
             result_types=[t.types.data[index]],
             properties={"index": i64_attr(index)},

@@ -169,11 +169,7 @@ builtin.module @sliced_three_ways attributes {hlo.num_partitions = 8 : i64, hlo.
 // CHECK-NEXT:     } : (tensor<12xf32>) -> tensor<12xf32>
 // CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], [[V5]], %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V1]], [[V1]], %pre : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
 // CHECK-NEXT:     %w = hlo.while([[V6]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<12xf32>>
@@ -2673,11 +2669,7 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // CHECK-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V4:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:     [[V5:%[0-9]+]] = hlo.broadcast [[V4]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], [[V5]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:     [[V6:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V1]], [[V1]], %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:     %w = hlo.while([[V6]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
@@ -2735,9 +2727,7 @@ builtin.module @gate attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_part
 // GATE-NEXT:     %zeros = hlo.broadcast %f0, dims = [] : (tensor<f32>) -> tensor<4xf32>
 // GATE-NEXT:     [[V0:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
 // GATE-NEXT:     [[V1:%[0-9]+]] = hlo.broadcast [[V0]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     [[V2:%[0-9]+]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// GATE-NEXT:     [[V3:%[0-9]+]] = hlo.broadcast [[V2]], dims = [] : (tensor<f32>) -> tensor<4xf32>
-// GATE-NEXT:     [[V4:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V3]], %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+// GATE-NEXT:     [[V4:%[0-9]+]] = hlo.tuple %c0, [[V1]], [[V1]], %zeros, %x : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 // GATE-NEXT:     %w = hlo.while([[V4]]) : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> condition {
 // GATE-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>):
 // GATE-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
