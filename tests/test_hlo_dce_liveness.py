@@ -3,14 +3,18 @@
 On generated programs (loops, nested loops, collectives, dead code of every kind), xDSL's
 `region_dce` run after `hlo-dce` finds nothing left to remove, and `hlo-dce` run twice removes
 nothing the second time (a fixed point); the property suite checks that the outputs stay equal.
-On a dead loop, the values only its body used die with it (xDSL keeps them).
+On a dead loop, the values only its body used die with it (xDSL keeps them). The worklist
+erases exactly the ops a liveness fixpoint (`_live_ops`, written here as its definition) finds
+dead.
 """
 
 from __future__ import annotations
 
 from hypothesis import given, settings
+from xdsl.ir import Operation
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from neuron_cc.analysis.effects import is_removable
 from neuron_cc.testing.generate import general_programs
 from neuron_cc.testing.generated_program import GeneratedProgram
 from neuron_cc.testing.ir import neuron_context, parse_module
@@ -33,6 +37,39 @@ def test_hlo_dce_leaves_nothing_for_region_dce(program: GeneratedProgram) -> Non
     assert _count(module) == after_ours
     HloDcePass().apply(neuron_context(), module)
     assert _count(module) == after_ours
+
+
+def _live_ops(module: object) -> set[int]:
+    """The definition, iterated to a fixpoint: an op is live when it is not removable or a live
+    op uses one of its results, and the op holding it (if any) is live."""
+    ops: list[Operation] = list(module.walk())  # pyright: ignore[reportAttributeAccessIssue]
+    live = {op for op in ops if not is_removable(op)}
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            holder = op.parent_op()
+            if holder is not None and holder in ops and holder not in live:
+                continue
+            used = any(u.operation in live for r in op.results for u in r.uses)
+            if op not in live and (used or not is_removable(op)):
+                live.add(op)
+                changed = True
+        for op in list(live):
+            holder = op.parent_op()
+            if holder is not None and holder in ops and holder not in live:
+                live.discard(op)
+                changed = True
+    return {id(op) for op in live}
+
+
+@settings(max_examples=40, deadline=None)
+@given(program=general_programs())
+def test_hlo_dce_erases_exactly_the_ops_liveness_finds_dead(program: GeneratedProgram) -> None:
+    module = parse_module(program.text, ctx=neuron_context())
+    live = _live_ops(module)
+    HloDcePass().apply(neuron_context(), module)
+    assert {id(op) for op in module.walk()} == live
 
 
 _LOOP = WhileLoop(

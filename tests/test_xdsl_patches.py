@@ -9,6 +9,7 @@ the patched behaviour.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,38 @@ def test_patched_walk_visits_in_xdsls_order() -> None:
     assert len(set(ours[(False, False)])) == len(ours[(False, False)]) == 13
 
 
+def test_patched_block_and_region_walks_visit_in_xdsls_order() -> None:
+    from neuron_cc.testing.ir import parse_module
+
+    module = parse_module(_NESTED)
+    flags = [(r, f) for r in (False, True) for f in (False, True)]
+
+    def orders() -> dict[tuple[str, bool, bool], list[int]]:
+        out: dict[tuple[str, bool, bool], list[int]] = {}
+        for r, f in flags:
+            out["block", r, f] = [
+                id(op) for op in module.body.block.walk(reverse=r, region_first=f)
+            ]
+            out["region", r, f] = [id(op) for op in module.body.walk(reverse=r, region_first=f)]
+        return out
+
+    ours = orders()
+    with xdsl_patches.unpatched():
+        upstream = orders()
+    assert ours == upstream
+    assert len(ours["region", False, False]) == 12  # the module itself is not in its region
+
+    def delegates(walk: Iterator[object]) -> bool:
+        next(walk)
+        return getattr(walk, "gi_yieldfrom", None) is not None
+
+    assert not delegates(iter(module.body.walk()))
+    assert not delegates(iter(module.body.block.walk()))
+    with xdsl_patches.unpatched():  # xDSL: region -> block -> op generators
+        assert delegates(iter(module.body.walk()))
+        assert delegates(iter(module.body.block.walk()))
+
+
 def test_upstream_walk_still_nests_generators() -> None:
     """xDSL's walk yields through a generator per op, region and block of every level."""
     from neuron_cc.testing.ir import parse_module
@@ -225,6 +258,27 @@ def test_patched_walk_survives_erasing_the_yielded_op() -> None:
     assert ours == upstream
     assert ours.count("hlo.constant") == 3
     assert ours[-1] == "func.return"
+
+
+def test_patched_region_walk_survives_erasing_the_yielded_op() -> None:
+    from neuron_cc.testing.ir import parse_module
+
+    def erase_constants(module: object) -> list[str]:
+        seen: list[str] = []
+        for op in module.body.walk():  # pyright: ignore[reportAttributeAccessIssue]
+            seen.append(op.name)
+            if op.name == "hlo.constant" and not op.results[0].uses:
+                op.detach()
+        return seen
+
+    ours = erase_constants(parse_module(_DEAD_CONSTANTS))
+    with xdsl_patches.unpatched():
+        upstream = erase_constants(parse_module(_DEAD_CONSTANTS))
+    assert (
+        ours
+        == upstream
+        == ["func.func", "hlo.constant", "hlo.constant", "hlo.constant", "func.return"]
+    )
 
 
 _DEAD_CONSTANTS = """
@@ -357,3 +411,65 @@ def test_upstream_integer_attr_still_verifies_per_attribute(
         for v in range(3):
             IntegerAttr(v, 64)
     assert len(calls) >= 3, "xDSL no longer verifies each IntegerAttr: delete patch 7"
+
+
+# --- block ops iteration by links -----------------------------------------------------------
+
+
+def test_patched_block_ops_iterate_as_xdsl_and_survive_detaching() -> None:
+    from types import GeneratorType
+
+    from neuron_cc.testing.ir import parse_module
+
+    def visit(module: Any, backwards: bool) -> list[str]:
+        block = module.body.block.first_op.body.block
+        seen: list[str] = []
+        for op in reversed(block.ops) if backwards else block.ops:
+            seen.append(op.name)
+            if op.name == "hlo.constant":
+                op.detach()
+        return [*seen, str(len(block.ops))]
+
+    ours = [visit(parse_module(_DEAD_CONSTANTS), b) for b in (False, True)]
+    with xdsl_patches.unpatched():
+        upstream = [visit(parse_module(_DEAD_CONSTANTS), b) for b in (False, True)]
+        assert not isinstance(iter(parse_module(_DEAD_CONSTANTS).body.block.ops), GeneratorType)
+    assert ours == upstream
+    assert ours[0] == ["hlo.constant"] * 3 + ["func.return", "1"]
+    assert ours[1] == ["func.return"] + ["hlo.constant"] * 3 + ["1"]
+    assert isinstance(iter(parse_module(_DEAD_CONSTANTS).body.block.ops), GeneratorType)
+
+
+# --- IsolatedFromAbove -------------------------------------------------------------------------
+
+_OUTSIDE_VALUE = """
+func.func @reducer_isolated(%x: tensor<4x8xf32>, %z: tensor<f32>) {
+  %r = hlo.reduce(%x : tensor<4x8xf32>) init(%z : tensor<f32>) dimensions = [1] {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = hlo.add %a, %b : tensor<f32>
+    %d = hlo.add %c, %z : tensor<f32>
+    hlo.return %d : tensor<f32>
+  } -> tensor<4xf32>
+  func.return
+}
+"""
+
+
+def test_patched_isolated_from_above_gives_xdsls_verdicts() -> None:
+    from neuron_cc.testing.ir import parse_module
+
+    def verdict(text: str) -> str:
+        module = parse_module(text, verify=False)
+        try:
+            module.verify()
+        except VerifyException as e:
+            return str(e)
+        return "ok"
+
+    cases = [_NESTED, _OUTSIDE_VALUE, _OUTSIDE_VALUE.replace("%c, %z", "%c, %b")]
+    ours = [verdict(t) for t in cases]
+    with xdsl_patches.unpatched():
+        upstream = [verdict(t) for t in cases]
+    assert ours == upstream
+    assert ours[0] == ours[2] == "ok"
+    assert "Operation using value defined out of its IsolatedFromAbove parent" in ours[1]

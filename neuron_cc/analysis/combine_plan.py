@@ -21,6 +21,12 @@ independent, so the graph stays acyclic), and the next round starts again from t
 remaining candidate, on the contracted graph - a later group never depends on an earlier one
 through a cycle.
 
+Until the first contraction the graph is the block's own, and whether a candidate depends on a
+member is read from reachability bitmasks computed once (`_Graph.reaching`: one forward pass,
+the candidates reaching each node): a chain of dependent collectives, where every round skips
+candidates, then costs no search at all. A "depends" answer stays true after contractions
+(they only add paths); a "does not depend" answer after one is the round's search's.
+
 The contracted node takes the position of its last member; the ops that depend on an earlier
 member and stood before it move right after it, in their order (XLA's post order does the
 same implicitly). Positions are tuples ordered lexicographically, so every edge goes from a
@@ -44,7 +50,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Block, Operation, OpResult
+from xdsl.ir import Block, Operation
 from xdsl.traits import NoMemoryEffect
 
 from neuron_cc.analysis.effects import is_removable
@@ -55,6 +61,9 @@ CONTROL_PREDECESSORS = "xla.control-predecessors"
 Position = tuple[int, ...]
 MAX_SKIPPED = 8
 """Dependent candidates a round skips before it stops (see the module docstring)."""
+MAX_MASKED = 4096
+"""Blocks with more candidates leave out the reachability masks (each node's mask holds a bit
+per candidate: the pass costs nodes x min(candidates, this) / 64 machine words, linear)."""
 
 
 @dataclass(frozen=True)
@@ -123,16 +132,19 @@ class _Graph:
     def _data_edges(self, block: Block) -> None:
         """An edge from the op of `block` defining a value to each op of `block` using it,
         also from inside its regions (a value defined inside a region is never an op of
-        `block`, so its uses add nothing)."""
-        index = {op: i for i, op in enumerate(self.ops)}
+        `block`, so its uses add nothing). Ops are indexed by identity (an op's own `__hash__`
+        is a Python call); a block argument has no `op` and so no index. The operands are
+        read from the tuple xDSL keeps (`op.operands` builds a view object per access)."""
+        index = {id(op): i for i, op in enumerate(self.ops)}
+        succs, preds = self.succs, self.preds
         for i, op in enumerate(self.ops):
-            users = op.walk() if op.regions else (op,)
-            for inner in users:
-                for value in inner.operands:
-                    if isinstance(value, OpResult):
-                        j = index.get(value.op)
-                        if j is not None and j != i:
-                            self._edge(j, i)
+            mine = preds[i]
+            for inner in op.walk() if op.regions else (op,):
+                for value in inner._operands:
+                    j = index.get(id(getattr(value, "op", None)))
+                    if j is not None and j != i:
+                        succs[j].add(i)
+                        mine.add(j)
 
     def _side_effect_edges(self) -> None:
         previous: int | None = None
@@ -143,13 +155,32 @@ class _Graph:
                 previous = i
 
     def _control_edges(self) -> None:
+        key = CONTROL_PREDECESSORS
+        listed = [(i, op) for i, op in enumerate(self.ops) if key in op.attributes]
+        if not listed:
+            return
         names = {r.name_hint: i for i, op in enumerate(self.ops) for r in op.results if r.name_hint}
-        for i, op in enumerate(self.ops):
+        for i, op in listed:
             for name in _control_names(op):
                 j = names.get(name)
                 if j is not None and j != i:
                     self._edge(j, i)
                     self.controlled.update((i, j))
+
+    def reaching(self, bits: dict[int, int]) -> list[int]:
+        """Per original node, the bitmask of the candidates (`bits`: candidate -> its bit) with
+        a path to it (a candidate's own bit included). Edges go from lower to higher index
+        until a contraction, so one pass in index order sees every predecessor first."""
+        masks = [0] * len(self.ops)
+        for c, bit in bits.items():
+            masks[c] = bit
+        preds = self.preds
+        for i in range(len(masks)):
+            m = masks[i]
+            for p in preds[i]:
+                m |= masks[p]
+            masks[i] = m
+        return masks
 
     def _edge(self, a: int, b: int) -> None:
         self.succs[a].add(b)
@@ -242,6 +273,18 @@ class _Planner:
             heapq.heapify(queue)
         self.groups: list[list[int]] = []
         self.moved_any = False
+        self.bits = {c: 1 << k for k, c in enumerate(keys)} if len(keys) <= MAX_MASKED else {}
+        self.reaching = graph.reaching(self.bits) if self.bits else []
+        """Valid while `groups` is empty (no contraction yet)."""
+
+    def depends(self, candidate: int, members: int, search: _Round) -> bool:
+        """Whether `candidate` depends on a member of the group (`members`: their bits)."""
+        if self.bits:
+            if self.reaching[candidate] & members:
+                return True
+            if not self.groups:
+                return False
+        return search.depends(candidate)
 
     def current(self, queue: Queue) -> int | None:
         """The first remaining candidate of `queue` at its current position."""
@@ -265,6 +308,7 @@ class _Planner:
         total = 0
         buffers = 0
         search = _Round(self.graph)
+        bits = 0
         skipped: Queue = []
         while (c := self.current(queue)) is not None:
             size = self.sizes[c]
@@ -275,7 +319,7 @@ class _Planner:
             over = limits.too_big(total + size, len(group) + 1)
             if over or buffers + width > limits.threshold_count:
                 break
-            if group and search.depends(c):
+            if group and self.depends(c, bits, search):
                 skipped.append(heapq.heappop(queue))
                 if len(skipped) >= MAX_SKIPPED:
                     break
@@ -286,6 +330,7 @@ class _Planner:
             total += size
             buffers += width
             search.add(c)
+            bits |= self.bits.get(c, 0)
             if buffers >= limits.threshold_count:
                 break
         for entry in skipped:

@@ -97,30 +97,45 @@ _WHOLE_VERIFIERS = _Cache()
 """Signatures of `local` ops whose whole `verify_` passed."""
 
 
+_ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
+"""Per op class: the names of the attributes its IRDL definition declares."""
+
+
+def _attribute_names(kind: type[Operation]) -> tuple[str, ...]:
+    names = _ATTRIBUTE_NAMES.get(kind)
+    if names is None:
+        names = _ATTRIBUTE_NAMES[kind] = tuple(kind.get_irdl_definition().attributes)  # pyright: ignore[reportAttributeAccessIssue]
+    return names
+
+
 def signature(op: Operation) -> tuple[object, ...]:
     """Everything the IRDL definition checks of `op` depend on, as a flat tuple (its class
-    stands for its definition)."""
-    parts: list[object] = [type(op), len(op.operands)]
-    parts.extend(operand.type for operand in op.operands)
-    parts.append(len(op.results))
-    parts.extend(result.type for result in op.results)
-    parts.append(len(op.regions))
-    for region in op.regions:
+    stands for its definition). The operands are read from xDSL's tuple (`op.operands` builds
+    a view per access)."""
+    operands = op._operands
+    results = op.results
+    parts: list[object] = [type(op), len(operands), *[v._type for v in operands], len(results)]
+    parts += [r._type for r in results]
+    regions = op.regions
+    parts.append(len(regions))
+    for region in regions:
         block = region.first_block
         if block is None:
             parts.append(0)
             continue
         parts.append(1 if block.next_block is None else len(region.blocks))
-        parts.append(len(block.args))
-        parts.extend(arg.type for arg in block.args)
-    parts.append(len(op.successors))
-    parts.append(len(op.properties))
-    for name, value in op.properties.items():
+        args = block.args
+        parts.append(len(args))
+        parts += [arg._type for arg in args]
+    parts.append(len(op._successors))
+    properties = op.properties
+    parts.append(len(properties))
+    for item in properties.items():
+        parts += item
+    attributes = op.attributes
+    for name in _attribute_names(type(op)):
         parts.append(name)
-        parts.append(value)
-    for name in type(op).get_irdl_definition().attributes:  # pyright: ignore[reportAttributeAccessIssue]
-        parts.append(name)
-        parts.append(op.attributes.get(name))
+        parts.append(attributes.get(name))
     return tuple(parts)
 
 

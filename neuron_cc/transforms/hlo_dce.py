@@ -9,12 +9,15 @@ op in its regions is itself removable. Dead ops inside regions are removed too. 
 unused computations (`func.func`) are kept.
 
 What is removable is said by the ops' effect traits (`neuron_cc/analysis/effects.py`, each op's
-effects computed once: `Effects`). Liveness is one worklist pass: an op is live when it is not
-removable or a live op uses it, AND the op holding its region is live (ops inside a dead
-while die with it and keep nothing alive outside). Then one reverse walk erases the dead ops.
-Linear in the ops and in the nesting depth (xDSL's `region_dce`, which this replaces,
-recomputes a while's effects from its whole body at every enclosing level and repeats its
-liveness walk until nothing changes).
+effects computed once: `Effects`). One walk collects the ops none of whose results is used; a
+worklist then erases each that is removable, and offers the defining ops of its operands (and of
+the operands of every op nested in it, which die with it) to the worklist again. In SSA regions
+that is exactly liveness (an op is live when it is not removable or a live op uses it, and the
+op holding its region is live): a dead loop takes the values only its body used with it. Only
+unused ops are ever asked whether they are removable, so a pass that calls this after a local
+rewrite pays one walk, not an effect analysis of the whole module. Linear in the ops and in the
+nesting depth (xDSL's `region_dce`, which this replaces, recomputes a while's effects from its
+whole body at every enclosing level and repeats its liveness walk until nothing changes).
 
 ```mlir
 %a = hlo.add %x, %x : tensor<4xf32>      // removed: unused and pure
@@ -37,55 +40,54 @@ from neuron_cc.analysis.effects import Effects, is_removable
 __all__ = ["HloDcePass", "eliminate_dead_code", "is_removable"]
 
 
-def dead_ops(region: Region) -> list[Operation]:
-    """The ops of `region` (nested ones included) that no live op needs, in program order."""
-    effects = Effects()
-    ops = list(region.walk())
-    inside = set(ops)
-    live: set[Operation] = set()
-    waiting: dict[Operation, list[Operation]] = {}
-    worklist: list[Operation] = []
+def _unused(op: Operation) -> bool:
+    return all(result.first_use is None for result in op.results)
 
-    def mark(op: Operation) -> None:
-        if op in live:
-            return
-        parent = op.parent_op()
-        if parent is not None and parent in inside and parent not in live:
-            waiting.setdefault(parent, []).append(op)  # live once its holder is
-            return
-        live.add(op)
-        worklist.append(op)
 
-    for op in ops:
-        if not effects.removable(op):
-            mark(op)
-    while worklist:
-        op = worklist.pop()
-        for child in waiting.pop(op, ()):
-            mark(child)
-        for operand in op.operands:
-            owner = operand.owner
-            if isinstance(owner, Operation) and owner in inside:
-                mark(owner)  # (a block argument's holder is live already: it holds the user)
-    return [op for op in ops if op not in live]
+class _Eraser:
+    """The worklist of `eliminate_dead_code` over one region."""
+
+    def __init__(self, region: Region) -> None:
+        self.region = region
+        self.effects = Effects()
+        self.erased: set[Operation] = set()
+        self.top = 0
+
+    def offer_operands(self, ops: list[Operation], worklist: list[Operation]) -> None:
+        """Push the defining ops outside `ops` of their operands (erasing `ops` drops those uses)."""
+        inside = set(ops) if len(ops) > 1 else ()
+        for op in ops:
+            for operand in op.operands:
+                owner = operand.owner
+                if isinstance(owner, Operation) and owner not in inside:
+                    worklist.append(owner)
+
+    def erase(self, op: Operation, worklist: list[Operation]) -> None:
+        gone = list(op.walk()) if op.regions else [op]
+        self.erased.update(gone)
+        self.top += op.parent_region() is self.region
+        Rewriter.erase_op(op)
+        self.offer_operands(gone, worklist)
+
+    def run(self, worklist: list[Operation]) -> None:
+        while worklist:
+            op = worklist.pop()
+            if op in self.erased or not _unused(op) or not self.effects.removable(op):
+                continue
+            if op.parent is None:  # detached: not part of the region any more
+                continue
+            self.erase(op, worklist)
 
 
 def eliminate_dead_code(block: Block) -> int:
-    """Erase the dead ops of `block`'s region, recursively in the regions of the ops it keeps;
-    the number of ops erased at top level (directly in `block`'s region)."""
+    """Erase the dead ops of `block`'s region (nested ones included); the number of ops erased
+    at top level (directly in `block`'s region)."""
     region = block.parent
     if region is None:
         return 0
-    dead = dead_ops(region)
-    gone = set(dead)
-    top = 0
-    for op in reversed(dead):  # users before their definitions, nested ops before holders
-        holder = op.parent_op()
-        if holder is not None and holder in gone:
-            continue  # erased with its holder
-        top += op.parent_region() is region
-        Rewriter.erase_op(op)
-    return top
+    eraser = _Eraser(region)
+    eraser.run([op for op in region.walk() if _unused(op)])
+    return eraser.top
 
 
 @dataclass(frozen=True)
