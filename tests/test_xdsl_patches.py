@@ -473,3 +473,58 @@ def test_patched_isolated_from_above_gives_xdsls_verdicts() -> None:
     assert ours == upstream
     assert ours[0] == ours[2] == "ok"
     assert "Operation using value defined out of its IsolatedFromAbove parent" in ours[1]
+
+
+# --- Operation / Block / Region verify, identity hash ------------------------------------------
+
+
+def _broken_modules() -> list[Any]:
+    """Structurally broken modules: a block not ending in a terminator, an empty block in a
+    single-block region, an op using an erased value."""
+    from xdsl.ir.core import ErasedSSAValue
+
+    from neuron_cc.testing.ir import parse_module
+
+    def function_body(module: Any) -> Any:
+        return module.body.block.first_op.body.block
+
+    no_terminator = parse_module(_DEAD_CONSTANTS)
+    function_body(no_terminator).last_op.detach()
+    empty = parse_module(_DEAD_CONSTANTS)
+    for op in list(function_body(empty).ops):
+        op.detach()
+    erased = parse_module(_DEAD_CONSTANTS)
+    ret = function_body(erased).last_op
+    ret.operands = [ErasedSSAValue(ret.operands[0].type, ret.operands[0])]
+    return [parse_module(_NESTED), no_terminator, empty, erased]
+
+
+def test_patched_structure_checks_give_xdsls_verdicts() -> None:
+    def verdict(module: Any) -> str:
+        try:
+            module.verify()
+        except Exception as e:  # ValueError or VerifyException, as xDSL raises them
+            return f"{type(e).__name__}: {str(e).splitlines()[0]}"
+        return "ok"
+
+    ours = [verdict(m) for m in _broken_modules()]
+    with xdsl_patches.unpatched():
+        upstream = [verdict(m) for m in _broken_modules()]
+    assert ours == upstream
+    assert ours[0] == "ok"
+    assert "is not a terminator" in ours[1]
+    assert "contains empty block" in ours[2]
+    assert ours[3] == "ValueError: Erased SSA value is used by the operation"
+
+
+def test_patched_op_hash_and_equality_are_identity() -> None:
+    from neuron_cc.testing.ir import parse_module
+
+    ops = list(parse_module(_NESTED).walk())
+    twin = list(parse_module(_NESTED).walk())
+    assert all(hash(op) == object.__hash__(op) for op in ops)
+    assert len(set(ops) | set(twin)) == 2 * len(ops)
+    assert all(a == a and a != b for a, b in zip(ops, twin, strict=True))
+    with xdsl_patches.unpatched():  # upstream: Python functions
+        assert type(ops[0]).__hash__ is not object.__hash__
+        assert isinstance(type(ops[0]).__eq__, type(lambda: None))

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Block, Operation
-from xdsl.traits import NoMemoryEffect
+from xdsl.traits import IsolatedFromAbove, NoMemoryEffect
 
 from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
@@ -132,14 +132,22 @@ class _Graph:
     def _data_edges(self, block: Block) -> None:
         """An edge from the op of `block` defining a value to each op of `block` using it,
         also from inside its regions (a value defined inside a region is never an op of
-        `block`, so its uses add nothing). Ops are indexed by identity (an op's own `__hash__`
+        `block`, so its uses add nothing; the regions of an op isolated from above, such as
+        a reducer, use nothing of `block` and are not walked). Ops are indexed by identity (an op's own `__hash__`
         is a Python call); a block argument has no `op` and so no index. The operands are
         read from the tuple xDSL keeps (`op.operands` builds a view object per access)."""
         index = {id(op): i for i, op in enumerate(self.ops)}
         succs, preds = self.succs, self.preds
+        isolated: dict[type, bool] = {}
         for i, op in enumerate(self.ops):
             mine = preds[i]
-            for inner in op.walk() if op.regions else (op,):
+            inside = False
+            if op.regions:
+                kind = type(op)
+                if (closed := isolated.get(kind)) is None:
+                    closed = isolated[kind] = op.has_trait(IsolatedFromAbove)
+                inside = not closed
+            for inner in op.walk() if inside else (op,):
                 for value in inner._operands:
                     j = index.get(id(getattr(value, "op", None)))
                     if j is not None and j != i:

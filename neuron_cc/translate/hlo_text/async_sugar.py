@@ -29,6 +29,8 @@ _THREAD = "async_execution_thread"
 
 def _sugar(opcode: str) -> tuple[str, str] | None:
     """(wrapped opcode, "start" | "update" | "done") of a sugared async opcode, else None."""
+    if not opcode.endswith(_SUFFIXES):  # most opcodes
+        return None
     for suffix in _SUFFIXES:
         base = opcode.removesuffix(suffix)
         if base != opcode and base not in _OWN_OPCODES and base != "async":

@@ -9,6 +9,7 @@ verification: the module is verified once after the import).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -66,12 +67,39 @@ def i64(v: int) -> IntegerAttr:
     return attr
 
 
+@lru_cache(maxsize=4096)
+def dims(raw: str) -> DimensionsAttr:
+    """The `DimensionsAttr` of integer list text `{1,0}` (AttrError if malformed); built once
+    per text (attributes are immutable, so ops share them)."""
+    return DimensionsAttr(A.ints(raw))
+
+
+@lru_cache(maxsize=256)
+def segment_sizes(*sizes: int) -> DenseArrayBase:
+    """`operandSegmentSizes` with the given sizes (built once per list of sizes)."""
+    return DenseArrayBase.from_list(i32, sizes)
+
+
+@lru_cache(maxsize=4096)
+def _dot_numbers(
+    lhs_batch: str | None,
+    rhs_batch: str | None,
+    lhs_contracting: str | None,
+    rhs_contracting: str | None,
+) -> DotDimensionNumbersAttr:
+    """The dot dimension numbers of the four raw attribute values (None: absent)."""
+    raws = (lhs_batch, rhs_batch, lhs_contracting, rhs_contracting)
+    return DotDimensionNumbersAttr.make(*(() if raw is None else A.ints(raw) for raw in raws))
+
+
 def op_name(opcode: str) -> str:
     return OPCODE_RENAMES.get(opcode) or "hlo." + opcode.replace("-", "_")
 
 
 class Consumer:
     """Hands out an instruction's raw attributes and remembers which ones were used."""
+
+    __slots__ = ("inst", "used")
 
     def __init__(self, inst: Instruction) -> None:
         self.inst = inst
@@ -101,7 +129,7 @@ def _broadcast(inst: Instruction, c: Consumer) -> Props:
     """XLA lets a broadcast of a scalar leave out `dimensions` (it is `{}`); for any other
     operand the verifier then reports the missing dimensions."""
     raw = c.get("dimensions")
-    return {"dimensions": DimensionsAttr(A.ints(raw) if raw is not None else ())}
+    return {"dimensions": dims(raw) if raw is not None else DimensionsAttr(())}
 
 
 def _collective_flags(c: Consumer, props: Props, global_ids: bool = True) -> None:
@@ -200,7 +228,7 @@ def _slice(inst: Instruction, c: Consumer) -> Props:
 
 
 def _dynamic_slice(inst: Instruction, c: Consumer) -> Props:
-    return {"slice_sizes": DimensionsAttr(A.ints(c.need("dynamic_slice_sizes")))}
+    return {"slice_sizes": dims(c.need("dynamic_slice_sizes"))}
 
 
 def _concatenate(inst: Instruction, c: Consumer) -> Props:
@@ -224,11 +252,11 @@ def _optional_ints(c: Consumer, key: str) -> tuple[int, ...]:
 
 def _dot(inst: Instruction, c: Consumer) -> Props:
     return {
-        "dot_dimension_numbers": DotDimensionNumbersAttr.make(
-            _optional_ints(c, "lhs_batch_dims"),
-            _optional_ints(c, "rhs_batch_dims"),
-            _optional_ints(c, "lhs_contracting_dims"),
-            _optional_ints(c, "rhs_contracting_dims"),
+        "dot_dimension_numbers": _dot_numbers(
+            c.get("lhs_batch_dims"),
+            c.get("rhs_batch_dims"),
+            c.get("lhs_contracting_dims"),
+            c.get("rhs_contracting_dims"),
         )
     }
 
@@ -261,7 +289,7 @@ def _scatter(inst: Instruction, c: Consumer) -> Props:
             _optional_ints(c, "input_batching_dims"),
             _optional_ints(c, "scatter_indices_batching_dims"),
         ),
-        "operandSegmentSizes": DenseArrayBase.from_list(i32, [n, 1, n]),
+        "operandSegmentSizes": segment_sizes(n, 1, n),
     }
     if c.flag("indices_are_sorted"):
         props["indices_are_sorted"] = UnitAttr()
@@ -273,8 +301,8 @@ def _scatter(inst: Instruction, c: Consumer) -> Props:
 def _reduce(inst: Instruction, c: Consumer) -> Props:
     n = len(inst.operands) // 2
     return {
-        "dimensions": DimensionsAttr(A.ints(c.need("dimensions"))),
-        "operandSegmentSizes": DenseArrayBase.from_list(i32, [n, n]),
+        "dimensions": dims(c.need("dimensions")),
+        "operandSegmentSizes": segment_sizes(n, n),
     }
 
 
@@ -282,7 +310,7 @@ def _reduce_window(inst: Instruction, c: Consumer) -> Props:
     n = len(inst.operands) // 2
     return {
         "window": A.window(c.get("window") or "{}"),
-        "operandSegmentSizes": DenseArrayBase.from_list(i32, [n, n]),
+        "operandSegmentSizes": segment_sizes(n, n),
     }
 
 
@@ -335,7 +363,7 @@ def _reduce_precision(inst: Instruction, c: Consumer) -> Props:
 
 
 def _transpose(inst: Instruction, c: Consumer) -> Props:
-    return {"permutation": DimensionsAttr(A.ints(c.need("dimensions")))}
+    return {"permutation": dims(c.need("dimensions"))}
 
 
 def _call(inst: Instruction, c: Consumer) -> Props:

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute
 from neuron_cc.dialects.hlo.attributes import IotaDeviceList, ReplicaGroupsAttr
 from neuron_cc.dialects.hlo.dimension_numbers import Window
 from neuron_cc.dialects.sharding import ShardingAttr
+from neuron_cc.translate.hlo_text.names import hlo_name_of
 
 SPECIAL_OPCODES = {
     "hlo.clz": "count-leading-zeros",
@@ -63,6 +64,20 @@ def sanitize_name(name: str) -> str:
     return name
 
 
+_PLAIN_NAME_RE = re.compile(rf"(?!(?:{_TYPE_NAME_RE.pattern})\Z){_NAME_RE.pattern}")
+"""Names `sanitize_name` keeps as they are: valid, and not spelling a type."""
+
+
+def instruction_name(hint: str) -> tuple[str, str]:
+    """`(hlo_name_of(hint), sanitize_name(hlo_name_of(hint)))`: the HLO name of an SSA name
+    hint and the base of its instruction name (one regex for the usual hint, which neither
+    changes: a valid name that does not end in `_`, so `hlo_name_of` keeps it)."""
+    if hint[-1:] != "_" and _PLAIN_NAME_RE.fullmatch(hint) is not None:
+        return hint, hint
+    name = hlo_name_of(hint)
+    return name, sanitize_name(name)
+
+
 class UniqueNames:
     """Hands out unique names: `base`, then `base.1`, `base.2`, ... (XLA's NameUniquer)."""
 
@@ -83,6 +98,18 @@ class UniqueNames:
         self.counters[base] = k
         self.used.add(candidate)
         return candidate
+
+    def unique_all(self, bases: Iterable[str]) -> list[str]:
+        """`[self.unique(base) for base in bases]` (the first use of a base inline)."""
+        used, unique = self.used, self.unique
+        names: list[str] = []
+        for base in bases:
+            if base in used:
+                names.append(unique(base))
+            else:
+                used.add(base)
+                names.append(base)
+        return names
 
 
 def substitute_names(template: str, names: Sequence[str]) -> str:

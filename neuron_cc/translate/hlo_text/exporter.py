@@ -35,6 +35,10 @@ multi-block regions, ...) raises `ExportError`.
 Implementation: each computation is first printed as a template in which values are written
 `\\0<local index>\\0`; the template with the instructions' base names is the deduplication key
 of regions, and the final text substitutes module-unique names once. Everything is linear in the module size.
+The per-op path avoids xDSL's generic accessors and ABC `isinstance` checks where it can: values
+are indexed by `id()`, shape texts are cached per type object and small literal texts per
+(type object, bytes) for one export, and the printable attribute keys and bitcast op classes
+are remembered per process (tests/test_export_speed_caches.py shows none goes stale).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
     ModuleOp,
@@ -75,6 +80,7 @@ from neuron_cc.translate.hlo_text.export_text import (
     ExportError,
     UniqueNames,
     dims_text,
+    instruction_name,
     int_value,
     opcode_of,
     padding_text,
@@ -85,7 +91,6 @@ from neuron_cc.translate.hlo_text.export_text import (
     window_text,
     xla_attrs,
 )
-from neuron_cc.translate.hlo_text.names import hlo_name_of
 from neuron_cc.translate.hlo_text.shapes import (
     API_VERSIONS,
     ShapeError,
@@ -112,6 +117,52 @@ OPCODES: dict[str, str] = {
 # --- computations ----------------------------------------------------------------------------
 
 
+_CACHED_LITERAL_BYTES = 64
+"""Literals of at most this many bytes are cached (scalars and small splats repeat a lot)."""
+
+
+def _literal_text(value: DenseIntOrFPElementsAttr, what: str) -> str:
+    """`literal_text(value)`, its ShapeError as an ExportError."""
+    try:
+        return literal_text(value)
+    except ShapeError as e:
+        raise ExportError(f"cannot export hlo.constant in {what}: {e}") from e
+
+
+_BITCAST_TYPES: dict[type[Operation], bool] = {}
+"""Op class -> whether it is a bitcast (`isinstance` of xDSL's ABC-based classes is slow)."""
+
+
+def _is_bitcast(op: Operation) -> bool:
+    """`isinstance(op, BitcastOp)`, memoized per op class."""
+    cls = type(op)
+    known = _BITCAST_TYPES.get(cls)
+    if known is None:
+        known = _BITCAST_TYPES[cls] = issubclass(cls, data_movement.BitcastOp)
+    return known
+
+
+_PLAIN_KEYS: dict[str, str] = {}
+"""Op attribute key -> `, <key>=` (without `xla.`), for the keys seen so far that print as
+`key=value` on every op (not skipped, not naming instructions, not `xla.backend_config`)."""
+
+
+def _more_marks(marks: list[str], i: int) -> None:
+    """Extend the table of template references `%\\0<k>\\0` past index `i`."""
+    marks.extend([f"%\0{k}\0" for k in range(len(marks), 2 * i + 64)])
+
+
+def _single_block(region: Region) -> Block | None:
+    """The block of `region` if it has exactly one (`region.blocks` counts by iterating)."""
+    block = region.first_block
+    return block if block is not None and block is region.last_block else None
+
+
+def _custom_call_config(op: Operation) -> bool:
+    """Whether `op` is a custom call whose handler prints its `backend_config`."""
+    return isinstance(op, control_flow.CustomCallOp) and op.backend_config is not None
+
+
 class _Builder:
     """Prints one computation as a template (values are `\\0<index>\\0`)."""
 
@@ -120,32 +171,50 @@ class _Builder:
         self.what = what
         self.is_region = is_region
         self.lines: list[str] = []
-        self.index: dict[SSAValue, int] = {}
+        self.index: dict[int, int] = {}
+        """`id()` of a defined value -> its local index (the module keeps the values alive;
+        `SSAValue.__hash__` is a Python-level call, an `id` is not)."""
+        self.marks = exporter.marks
+        self.shape_cache = exporter.shape_cache
         self.bases: list[str] = []
         self.shapes: list[tuple[str, str]] = []
         self.params: list[int] = []
         self.op_name = what
         self.root = -1
+        self.hlo_names: list[str | None] = []
+        """Local index -> the HLO name of its SSA name hint (None: no hint)."""
         self.by_hint: dict[str, int] = {}
-        """HLO name of an SSA name hint -> local index (for attributes that name instructions)."""
+        """HLO name of an SSA name hint -> local index, of the first `self.hinted` instructions
+        (filled when an attribute names instructions)."""
+        self.hinted = 0
 
-    def define(self, value: SSAValue | None, base: str, shapes: tuple[str, str], rhs: str) -> int:
-        """Add the instruction `%value = <shape> <rhs>` and return its local index."""
+    def define(
+        self, value: SSAValue | None, base: str | None, shapes: tuple[str, str], rhs: str
+    ) -> int:
+        """Add the instruction `%value = <shape> <rhs>` and return its local index; it is
+        named by the value's hint, else `base`, else the opcode that `rhs` starts with."""
         i = len(self.bases)
+        name = None
         if value is not None:
-            self.index[value] = i
+            self.index[id(value)] = i
             hint = value.name_hint
             if hint is not None:
-                name = hlo_name_of(hint)
-                base = sanitize_name(name)
-                self.by_hint[name] = i
+                name, base = instruction_name(hint)
+        if base is None:
+            base = rhs[: rhs.index("(")]
+        self.hlo_names.append(name)
+        marks = self.marks
+        if i >= len(marks):
+            _more_marks(marks, i)
+        mark = marks[i]
         self.bases.append(base)
         self.shapes.append(shapes)
-        self.lines.append(f"  %\0{i}\0 = {shapes[0]} {rhs}")
+        self.lines.append(f"  {mark} = {shapes[0]} {rhs}")
         return i
 
     def local(self, value: SSAValue) -> int:
-        i = self.index.get(value)
+        """The local index of `value` (a constant a region captures is cloned into it)."""
+        i = self.index.get(id(value))
         if i is not None:
             return i
         owner = value.owner
@@ -157,10 +226,17 @@ class _Builder:
         )
 
     def ref(self, value: SSAValue) -> str:
-        return f"%\0{self.local(value)}\0"
+        """The template reference of `value`."""
+        i = self.index.get(id(value))
+        return self.marks[self.local(value) if i is None else i]
 
     def refs(self, values: Iterable[SSAValue]) -> str:
-        return ", ".join([self.ref(v) for v in values])
+        """The template references of `values`, comma separated."""
+        index, marks = self.index, self.marks
+        try:
+            return ", ".join([marks[index[id(v)]] for v in values])
+        except KeyError:  # a value defined outside: redo one by one (clones a constant)
+            return ", ".join([self.ref(v) for v in values])
 
     def region_name(self, region: Region, op: Operation) -> str:
         return self.x.region(region, op, self.what)
@@ -168,38 +244,82 @@ class _Builder:
     def add_params(self, block: Block, arg_attrs: ArrayAttr[DictionaryAttr] | None) -> None:
         attrs = arg_attrs.data if arg_attrs is not None else ()
         for n, arg in enumerate(block.args):
-            extra: Mapping[str, Attribute] = attrs[n].data if n < len(attrs) else {}
-            stored = extra.get("xla.shape")
-            shapes = self.x.shapes(arg.type, stored, f"argument {n} of {self.what}")
-            extras = xla_attrs(extra, SKIP_ARG_ATTRS, f"argument {n} of {self.what}")
+            if n < len(attrs) and attrs[n].data:
+                extra = attrs[n].data
+                shapes = self.x.shapes(
+                    arg.type, extra.get("xla.shape"), f"argument {n} of {self.what}"
+                )
+                extras = xla_attrs(extra, SKIP_ARG_ATTRS, f"argument {n} of {self.what}")
+            else:  # no attributes (every region parameter)
+                shapes = self.x.shapes(arg.type, None, f"argument {n} of {self.what}")
+                extras = ""
             self.params.append(self.define(arg, "param", shapes, f"parameter({n}){extras}"))
 
     def emit(self, op: Operation) -> int:
-        handler = _HANDLERS.get(op.name)
+        """Add the instruction of `op` and return its local index."""
+        name = op.name
+        handler = _HANDLERS.get(name)
         if handler is None:
-            why = "not an hlo op" if not op.name.startswith("hlo.") else "misplaced terminator"
-            raise ExportError(f"cannot export {op.name} in {self.what}: {why}")
-        if len(op.results) != 1:
-            raise ExportError(f"cannot export {op.name} in {self.what}: expected one result")
-        outer, self.op_name = self.op_name, op.name
+            why = "not an hlo op" if not name.startswith("hlo.") else "misplaced terminator"
+            raise ExportError(f"cannot export {name} in {self.what}: {why}")
+        results = op.results
+        if len(results) != 1:
+            raise ExportError(f"cannot export {name} in {self.what}: expected one result")
+        outer, self.op_name = self.op_name, name
         rhs = handler(self, op)
-        shapes = self.x.result_shapes(op, self.what)
-        owner = f"{op.name} in {self.what}"
-        skip = SKIP_OP_ATTRS
-        if isinstance(op, control_flow.CustomCallOp) and op.backend_config is not None:
-            skip = skip | {"xla.backend_config"}
-        rhs += xla_attrs(op.attributes, skip | NAMING_ATTRS, owner) if op.attributes else ""
-        for key in NAMING_ATTRS & op.attributes.keys():
-            raw = raw_value(key, op.attributes[key], owner)
-            rhs += f", {key[4:]}={self.rename_references(raw, owner)}"
+        (result,) = results  # (not `results[0]`: SSAValues.__getitem__ is Python code)
+        attributes = op.attributes
+        t = result.type
+        stored = attributes.get("xla.shape") if attributes else None
+        entry = self.shape_cache.get(id(t))
+        if entry is None or stored is not None or _BITCAST_TYPES.get(type(op)) is not False:
+            shapes = self.x.result_shapes(op, t, stored, self.what)  # (fills _BITCAST_TYPES)
+        else:
+            shapes = entry[1]
+        if attributes:
+            rhs += self.attributes_text(op, attributes)
         self.op_name = outer
-        return self.define(op.results[0], rhs[: rhs.index("(")], shapes, rhs)
+        return self.define(result, None, shapes, rhs)
+
+    def attributes_text(self, op: Operation, attributes: Mapping[str, Attribute]) -> str:
+        """`, key=value` for every raw `xla.<key>` attribute of `op`, in order, then those
+        that name instructions (their `%name`s renamed)."""
+        parts: list[str] = []
+        naming = False
+        for key, value in attributes.items():
+            prefix = _PLAIN_KEYS.get(key)
+            if prefix is not None and type(value) is StringAttr and "\0" not in value.data:
+                parts.append(prefix + value.data)  # what raw_value returns for it
+            elif key in NAMING_ATTRS:
+                naming = True
+            elif not key.startswith("xla.") or key in SKIP_OP_ATTRS:
+                continue
+            elif key == "xla.backend_config" and _custom_call_config(op):
+                continue  # printed by the handler
+            else:
+                prefix = f", {key[4:]}="
+                parts.append(prefix + raw_value(key, value, f"{op.name} in {self.what}"))
+                if key != "xla.backend_config":
+                    _PLAIN_KEYS[key] = prefix
+        if naming:
+            owner = f"{op.name} in {self.what}"
+            for key in NAMING_ATTRS & attributes.keys():
+                raw = raw_value(key, attributes[key], owner)
+                parts.append(f", {key[4:]}={self.rename_references(raw, owner)}")
+        return "".join(parts)
 
     def rename_references(self, raw: str, owner: str) -> str:
         """Point `%name` references (by SSA name hint) at the instructions' exported names."""
 
+        by_hint = self.by_hint
+        for i in range(self.hinted, len(self.hlo_names)):
+            name = self.hlo_names[i]
+            if name is not None:
+                by_hint[name] = i
+        self.hinted = len(self.hlo_names)
+
         def rename(m: re.Match[str]) -> str:
-            i = self.by_hint.get(m.group(1))
+            i = by_hint.get(m.group(1))
             if i is None:
                 raise ExportError(f"{owner} refers to %{m.group(1)}, not defined before it")
             return f"%\0{i}\0"
@@ -211,10 +331,10 @@ class _Builder:
         last = block.last_op
         if not isinstance(last, terminator):
             raise ExportError(f"{self.what} must end in {terminator.name}")
-        for op in block.ops:
-            if op is last:
-                break
+        op = block.first_op
+        while op is not last and op is not None:
             self.emit(op)
+            op = op.next_op
         return last.operands
 
     def finish(self, results: Sequence[SSAValue]) -> str:
@@ -250,7 +370,10 @@ class _Exporter:
         self.instruction_names = UniqueNames()
         self.computation_names = UniqueNames()
         self.shape_cache: dict[int, tuple[Attribute, tuple[str, str]]] = {}
+        self.marks: list[str] = []
+        """Local index -> its template reference `%\\0<index>\\0` (shared by all builders)."""
         self.stored_cache: dict[tuple[str, int], bool] = {}
+        self.literal_cache: dict[tuple[int, bytes], tuple[Attribute, str]] = {}
         self.computations: list[list[str]] = []
         self.regions: dict[str, str] = {}
         self.funcs: dict[str, FuncOp] = {}
@@ -272,7 +395,7 @@ class _Exporter:
             except ShapeError as e:
                 raise ExportError(f"cannot export {owner}: {e}") from e
             entry = self.shape_cache[id(t)] = (t, texts)
-        if isinstance(stored, StringAttr):
+        if stored is not None and isinstance(stored, StringAttr):  # (None: no ABC check)
             key = (stored.data, id(t))
             matches = self.stored_cache.get(key)
             if matches is None:
@@ -281,11 +404,18 @@ class _Exporter:
                 return (stored.data, entry[1][1])
         return entry[1]
 
-    def result_shapes(self, op: Operation, what: str) -> tuple[str, str]:
-        t = op.results[0].type
-        shapes = self.shapes(t, op.attributes.get("xla.shape"), f"{op.name} in {what}")
+    def result_shapes(
+        self, op: Operation, t: Attribute, stored: Attribute | None, what: str
+    ) -> tuple[str, str]:
+        """`shapes` of the result of `op` (type `t`, `xla.shape` attribute `stored`)."""
+        entry = self.shape_cache.get(id(t))
+        if entry is not None and stored is None:
+            shapes = entry[1]
+        else:
+            shapes = self.shapes(t, stored, f"{op.name} in {what}")
         if (
-            isinstance(op, data_movement.BitcastOp)
+            _is_bitcast(op)
+            and isinstance(op, data_movement.BitcastOp)
             and op.layout is not None
             and shapes[0] == self.shape_cache[id(t)][1][0]
             and op.layout.data
@@ -293,10 +423,23 @@ class _Exporter:
             return (shapes[1] + dims_text(op.layout.data), shapes[1])
         return shapes
 
+    def literal(self, value: DenseIntOrFPElementsAttr, what: str) -> str:
+        """`literal_text(value)`; small literals are cached by (type, bytes), which is all the
+        text depends on (keyed by the type's identity: the entry keeps the type alive)."""
+        data = value.data.data
+        if len(data) > _CACHED_LITERAL_BYTES or type(value) is not DenseIntOrFPElementsAttr:
+            return _literal_text(value, what)
+        t = value.type
+        key = (id(t), data)
+        entry = self.literal_cache.get(key)
+        if entry is None:
+            entry = self.literal_cache[key] = (t, _literal_text(value, what))
+        return entry[1]
+
     # computations
 
     def finalize(self, builder: _Builder, template: str, name: str, entry: bool) -> None:
-        names = [self.instruction_names.unique(base) for base in builder.bases]
+        names = self.instruction_names.unique_all(builder.bases)
         prefix = "ENTRY %" if entry else "%"
         self.computations.append([f"{prefix}{name} {substitute_names(template, names)}"])
 
@@ -305,7 +448,7 @@ class _Exporter:
     ) -> None:
         """Like `finalize` for a (large) function: substitute names line by line, in place,
         so no whole-function template string is ever built (peak memory)."""
-        names = [self.instruction_names.unique(base) for base in builder.bases]
+        names = self.instruction_names.unique_all(builder.bases)
         prefix = "ENTRY %" if entry else "%"
         lines = builder.lines
         for i, line in enumerate(lines):
@@ -316,10 +459,10 @@ class _Exporter:
 
     def region(self, region: Region, op: Operation, what: str) -> str:
         """The name of the computation printed for `region` of `op`."""
-        if len(region.blocks) != 1:
+        block = _single_block(region)
+        if block is None:
             raise ExportError(f"{op.name} in {what} needs a single-block region")
         builder = _Builder(self, f"a region of {op.name}", is_region=True)
-        block = region.blocks[0]
         builder.add_params(block, None)
         results = builder.emit_block(block, control_flow.ReturnOp)
         template = builder.finish(results)
@@ -347,11 +490,11 @@ class _Exporter:
     def function(self, func: FuncOp, entry: bool) -> None:
         symbol = func.sym_name.data
         what = f"@{symbol}"
-        if len(func.body.blocks) != 1:
+        block = _single_block(func.body)
+        if block is None:
             raise ExportError(f"{what} must have exactly one block (no declarations)")
         self.in_progress.add(symbol)
         builder = _Builder(self, what, is_region=False)
-        block = func.body.blocks[0]
         builder.add_params(block, func.arg_attrs)
         results = builder.emit_block(block, FuncReturnOp)
         header = builder.finish_lines(results)
@@ -459,7 +602,7 @@ _Handler = Callable[[_Builder, Any], str]
 
 
 def _simple(b: _Builder, op: Operation) -> str:
-    return f"{OPCODES[op.name]}({b.refs(op.operands)})"
+    return f"{OPCODES[op.name]}({b.refs(op._operands)})"  # (no OpOperands view: hot)
 
 
 def _channel(b: _Builder, op: p2p.SendOp | p2p.SendDoneOp | p2p.RecvOp | p2p.RecvDoneOp) -> str:
@@ -520,10 +663,7 @@ def _custom_call(b: _Builder, op: control_flow.CustomCallOp) -> str:
 
 
 def _constant(b: _Builder, op: elementwise_misc.ConstantOp) -> str:
-    try:
-        return f"constant({literal_text(op.value)})"
-    except ShapeError as e:
-        raise ExportError(f"cannot export hlo.constant in {b.what}: {e}") from e
+    return f"constant({b.x.literal(op.value, b.what)})"
 
 
 def _iota(b: _Builder, op: elementwise_misc.IotaOp) -> str:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
     ModuleOp,
@@ -114,6 +115,8 @@ _HEADER_CHECKS: dict[str, Callable[[str], Problem] | None] = {
     "allow_spmd_sharding_propagation_to_output": check_bool_list,
     "origin_recovery_table": None,
 }
+_CACHED_LITERAL_LENGTH = 256
+"""Literals up to this many characters are built once per import (see `_Importer.literal`)."""
 _VARIADIC_REDUCERS = frozenset({"reduce", "reduce-window", "scatter"})
 _OPS: dict[str, type[Operation]] = {op.name: op for op in HLO.operations}
 
@@ -158,7 +161,7 @@ def import_hlo(
     gc.disable()
     try:
         record = parser.module()
-        importer = _Importer(record, options or ImportOptions())
+        importer = _Importer(record, options or ImportOptions(), positions is not None)
         module = importer.module()
         if positions is not None:
             positions.update(importer.positions)
@@ -179,6 +182,8 @@ _REGION_ATTRS = (
     "true_computation",
     "false_computation",
 )
+
+_REGION_ATTR_SET = frozenset(_REGION_ATTRS)
 
 
 _CALLS_OPCODES = frozenset({"fusion", "async-start", "async-update", "async-done"})
@@ -202,7 +207,7 @@ def _region_computations(record: HloModuleRecord) -> set[str]:
     names: set[str] = set()
     for comp in record.computations.values():
         for inst in comp.instructions:
-            if inst.opcode == "call":
+            if inst.opcode == "call" or _REGION_ATTR_SET.isdisjoint(inst.attrs):
                 continue
             for key in _REGION_ATTRS:
                 raw = inst.attrs.get(key)
@@ -234,6 +239,22 @@ _INDEXED = {"dynamic-slice": 1, "dynamic-update-slice": 2}
 """Opcodes with start indices, and the operand position of the first index."""
 
 _FIXED_OPERANDS: dict[type[Operation], int | None] = {}
+_OP_CLASSES: dict[str, type[Operation]] = {}
+"""Opcode -> op class, for the opcodes seen so far that have one."""
+_REGION_OPCODES = frozenset({*REGION_KEYS, "conditional"})
+"""The opcodes whose ops have regions (`_Importer.regions`)."""
+_OPERAND_ATTR_OPCODES = frozenset({"custom-call", "conditional"})
+"""The opcodes `_check_operand_attrs` has rules for."""
+
+
+def _op_class(opcode: str) -> type[Operation] | None:
+    """The op class of an HLO opcode (None: not in the dialect)."""
+    cls = _OP_CLASSES.get(opcode)
+    if cls is None:
+        cls = _OPS.get(op_name(opcode))
+        if cls is not None:
+            _OP_CLASSES[opcode] = cls
+    return cls
 
 
 def _fixed_operand_count(cls: type[Operation]) -> int | None:
@@ -284,11 +305,18 @@ def _returned_type(region: Region) -> Attribute:
 
 
 class _Importer:
-    def __init__(self, record: HloModuleRecord, options: ImportOptions) -> None:
+    def __init__(
+        self, record: HloModuleRecord, options: ImportOptions, track_positions: bool = True
+    ) -> None:
         self.record = record
         self.options = options
         self.string_cache: dict[str, StringAttr] = {}
+        self.literal_cache: dict[tuple[str, Attribute], DenseIntOrFPElementsAttr] = {}
+        """Array literals already built, by (payload, type): a model repeats its small
+        constants (`f32[] constant(0.02)`) thousands of times; attributes are immutable."""
         self.positions: dict[Operation, int] = {}
+        self.track_positions = track_positions
+        """Whether to fill `positions` (only `import_hlo`'s callers that ask read it)."""
         self.building: list[str] = []
         """Computations whose bodies are being built (to reject recursion)."""
 
@@ -471,7 +499,10 @@ class _Importer:
     ) -> list[SSAValue]:
         """The operands' values; a declared operand shape (`f32[4] %a`) must be the operand's
         shape, layouts aside (XLA's parser refuses the module otherwise)."""
-        operands = [self.operand(o, inst, values, ops) for o in inst.operands]
+        operands: list[SSAValue] = []
+        for o in inst.operands:
+            value = values.get(o) if isinstance(o, str) else None
+            operands.append(value if value is not None else self.operand(o, inst, values, ops))
         for index, (declared, pos) in inst.operand_shapes.items():
             actual = operands[index].type
             if actual != declared:
@@ -499,10 +530,12 @@ class _Importer:
             ) from None
         except AttrError as e:
             raise HloParseError(f"{inst.opcode} '%{inst.name}': {e}", inst.pos) from None
-        self.positions[op] = inst.pos
-        if op.results:
-            op.results[0].name_hint = hint_of(inst.name)
-            values[inst.name] = op.results[0]
+        if self.track_positions:
+            self.positions[op] = inst.pos
+        for result in op.results:  # the first result, if any
+            result.name_hint = hint_of(inst.name)
+            values[inst.name] = result
+            break
         return op
 
     def check_result_accuracy(self, inst: Instruction) -> None:
@@ -518,22 +551,24 @@ class _Importer:
             raise HloParseError(f"{where}: result_accuracy: {problem[0]}", pos + problem[1])
 
     def build(self, inst: Instruction, operands: list[SSAValue], ops: list[Operation]) -> Operation:
-        self.check_result_accuracy(inst)
+        if "result_accuracy" in inst.attrs:
+            self.check_result_accuracy(inst)
         consumer = Consumer(inst)
         if inst.opcode == "constant":
             op = self.constant(inst.payload or "", inst.type, inst, ops)
             return self.finish(op, inst, consumer)
-        cls = _OPS.get(op_name(inst.opcode))
+        cls = _op_class(inst.opcode)
         if inst.opcode == "collective-permute" and len(operands) > 1:
             cls = _combined_permute(inst)
         if cls is None or inst.opcode in ("return",):
             raise AttrError(f"unsupported opcode '{inst.opcode}'")
-        _check_operand_attrs(inst, operands)
+        if inst.opcode in _OPERAND_ATTR_OPCODES:
+            _check_operand_attrs(inst, operands)
         if inst.opcode in _INDEXED:
             operands = self.scalar_indices(inst, operands, ops)
         props_builder = OPCODE_PROPERTIES.get(inst.opcode)
         props = props_builder(inst, consumer) if props_builder is not None else {}
-        regions = self.regions(inst, consumer)
+        regions = self.regions(inst, consumer) if inst.opcode in _REGION_OPCODES else []
         if inst.type is INFERRED:  # a conditional: the shape its first branch returns
             inst.type = _returned_type(regions[0])
         fixed = _fixed_operand_count(cls)
@@ -558,10 +593,7 @@ class _Importer:
         element and a `tuple` of them (the dialect's constants are arrays; the exporter then
         writes the elements and the tuple: the same value)."""
         if not isinstance(t, TupleType):
-            try:
-                value = parse_literal(payload, t, self.options.allow_elided_constants)
-            except LiteralSyntaxError as e:
-                raise LiteralSyntaxError(str(e), offset + e.offset) from None
+            value = self.literal(payload, t, offset)
             return ConstantOp.create(result_types=[t], properties={"value": value})
         limit = self.options.max_depth
         if limit is not None and depth > limit:
@@ -577,10 +609,28 @@ class _Importer:
             path = f"{name or inst.name}.element{i}"
             element = self.constant(text, element_type, inst, ops, offset + at, path, depth + 1)
             element.results[0].name_hint = hint_of(path)
-            self.positions[element] = inst.pos
+            if self.track_positions:
+                self.positions[element] = inst.pos
             ops.append(element)
             elements.append(element)
         return TupleOp(elements)
+
+    def literal(self, payload: str, t: Attribute, offset: int) -> DenseIntOrFPElementsAttr:
+        """The value of array literal `payload` of type `t` (`offset`: where the payload is in
+        the instruction's, for errors); short literals are built once per (text, type), and
+        only successful builds are kept, so every malformed one reports its own error."""
+        key = (payload, t)
+        if len(payload) <= _CACHED_LITERAL_LENGTH:
+            cached = self.literal_cache.get(key)
+            if cached is not None:
+                return cached
+        try:
+            value = parse_literal(payload, t, self.options.allow_elided_constants)
+        except LiteralSyntaxError as e:
+            raise LiteralSyntaxError(str(e), offset + e.offset) from None
+        if len(payload) <= _CACHED_LITERAL_LENGTH:
+            self.literal_cache[key] = value
+        return value
 
     def scalar_indices(
         self, inst: Instruction, operands: list[SSAValue], ops: list[Operation]
@@ -618,7 +668,8 @@ class _Importer:
                 operands=[piece.results[0]], result_types=[TensorType(element, [])]
             )
             for op in (piece, scalar):
-                self.positions[op] = inst.pos
+                if self.track_positions:
+                    self.positions[op] = inst.pos
                 ops.append(op)
             scalars.append(scalar.results[0])
         return [*operands[:first], *scalars]
@@ -642,11 +693,17 @@ class _Importer:
         return [self.region(n, inst) for n in names]
 
     def finish(self, op: Operation, inst: Instruction, c: Consumer) -> Operation:
-        for key, raw in c.rest().items():
-            attr_name = (
-                "xla.fusion_kind" if inst.opcode == "fusion" and key == "kind" else f"xla.{key}"
-            )
-            op.attributes[attr_name] = self.attribute(key, raw)
+        """Keep the attributes no builder consumed as `xla.<key>` (a fusion's `kind` as
+        `xla.fusion_kind`), and a shape with a non-default layout as `xla.shape`."""
+        used = c.used
+        attributes = op.attributes
+        fusion = inst.opcode == "fusion"
+        for key, raw in inst.attrs.items():
+            if key in used:
+                continue
+            attr = self.string_cache.get(raw) if key != "sharding" else None
+            name = "xla.fusion_kind" if fusion and key == "kind" else _xla_name(key)
+            attributes[name] = attr if attr is not None else self.attribute(key, raw)
         if inst.shape_text is not None:
             op.attributes["xla.shape"] = self.string(inst.shape_text)
             if inst.opcode == "bitcast":
@@ -654,6 +711,19 @@ class _Importer:
                 if layout is not None:
                     op.properties["layout"] = DimensionsAttr(layout)
         return op
+
+
+_XLA_NAMES: dict[str, str] = {}
+
+
+def _xla_name(key: str) -> str:
+    """`xla.<key>`, one string per key (its hash is kept: every op stores such names)."""
+    name = _XLA_NAMES.get(key)
+    if name is None:
+        name = "xla." + key
+        if len(_XLA_NAMES) < 4096:
+            _XLA_NAMES[key] = name
+    return name
 
 
 def _layout_of(shape_text: str) -> tuple[int, ...] | None:
@@ -680,30 +750,29 @@ def _single(raw: str, inst: Instruction) -> str:
 
 def _topological(comp: Computation) -> list[Instruction]:
     """Instructions ordered so that operands come first (text order when already so)."""
-    position = {inst.name: i for i, inst in enumerate(comp.instructions)}
-    if len(position) != len(comp.instructions):
-        seen: set[str] = set()
-        for inst in comp.instructions:
-            if inst.name in seen:
-                raise HloParseError(f"instruction '%{inst.name}' is defined twice", inst.pos)
-            seen.add(inst.name)
-    in_order = all(
-        isinstance(o, Instruction) or position.get(o, -1) < i
-        for i, inst in enumerate(comp.instructions)
-        for o in inst.operands
-    )
-    if in_order:
+    defined: set[str] = set()
+    later: list[str] = []
+    """Operands not defined before their user (defined after it, or nowhere)."""
+    for inst in comp.instructions:
+        for o in inst.operands:
+            if isinstance(o, str) and o not in defined:
+                later.append(o)
+        if inst.name in defined:
+            raise HloParseError(f"instruction '%{inst.name}' is defined twice", inst.pos)
+        defined.add(inst.name)
+    # Operands defined nowhere are left for the importer to report.
+    if not any(o in defined for o in later):
         return comp.instructions
-    return _kahn(comp, position)
+    return _kahn(comp, defined)
 
 
-def _kahn(comp: Computation, position: dict[str, int]) -> list[Instruction]:
+def _kahn(comp: Computation, defined: set[str]) -> list[Instruction]:
     users: dict[str, list[Instruction]] = {}
     pending: dict[str, int] = {}
     for inst in comp.instructions:
         deps = {o for o in inst.operands if isinstance(o, str)}
         for d in deps:
-            if d not in position:
+            if d not in defined:
                 raise HloParseError(f"operand '%{d}' of '%{inst.name}' is not defined", inst.pos)
             users.setdefault(d, []).append(inst)
         pending[inst.name] = len(deps)

@@ -20,10 +20,18 @@ _RAW_CHUNK = re.compile(r'[^(){}\[\]",\n]+|"(?:[^"\\]|\\.)*"', re.S)
 _OPEN = {"(": ")", "{": "}", "[": "]"}
 # The common attribute values in one match: runs of plain characters, string literals and
 # bracket groups nested at most two deep (`metadata={op_name="a/b" ...}`, `{{0,1},{2,3}}`).
-_STR = r'"(?:[^"\\]|\\.)*"'
-_GROUP1 = rf"(?:\{{(?:[^(){{}}\[\]\"]|{_STR})*\}}|\[[^(){{}}\[\]\"]*\]|\([^(){{}}\[\]\"]*\))"
-_GROUP2 = rf"(?:\{{(?:[^(){{}}\[\]\"]|{_STR}|{_GROUP1})*\}}|\[(?:[^(){{}}\[\]\"]|{_GROUP1})*\])"
-_SIMPLE_VALUE = re.compile(rf'(?:[^(){{}}\[\]",\n]|{_STR}|{_GROUP2})*', re.S)
+# Each character admits one reading only, so possessive quantifiers (no backtracking) match
+# what plain ones would; each level is written "plain run, then (item, plain run) repeated".
+_STR = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_PLAIN1 = r'[^(){}\[\]"]*+'
+_PLAIN0 = r'[^(){}\[\]",\n]*+'
+_GROUP1 = rf"(?:\{{{_PLAIN1}(?:{_STR}{_PLAIN1})*+\}}|\[{_PLAIN1}\]|\({_PLAIN1}\))"
+_GROUP2 = (
+    rf"(?:\{{{_PLAIN1}(?:(?:{_STR}|{_GROUP1}){_PLAIN1})*+\}}|\[{_PLAIN1}(?:{_GROUP1}{_PLAIN1})*+\])"
+)
+SIMPLE_VALUE = rf"{_PLAIN0}(?:(?:{_STR}|{_GROUP2}){_PLAIN0})*+"
+"""A raw attribute value without deeper nesting (see `Cursor.raw_value`), as a pattern."""
+_SIMPLE_VALUE = re.compile(SIMPLE_VALUE, re.S)
 _VALUE_END = frozenset(",)}\n")
 _MAY_SKIP = frozenset(" \t\n\r\f\v/")
 
@@ -152,15 +160,20 @@ class Cursor:
 
     def _finish_raw(self, start: int, end: int) -> str:
         self.pos = end
-        raw = self.text[start:end]
-        if "//" in raw or "/*" in raw:  # drop comments outside string literals
-            raw = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", raw)
-        return raw.strip()
+        return clean_raw(self.text[start:end])
 
     def line_col(self, pos: int) -> tuple[int, int]:
         line = self.text.count("\n", 0, pos) + 1
         col = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
         return line, col
+
+
+def clean_raw(raw: str) -> str:
+    """A raw value's text without comments (outside string literals) and surrounding
+    whitespace."""
+    if "//" in raw or "/*" in raw:
+        raw = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", raw)
+    return raw.strip()
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "r": "\r"}

@@ -23,7 +23,7 @@ _ESCAPE = re.compile(r"_\d+_+$")
 
 def hint_of(name: str) -> str:
     """The SSA name hint of HLO instruction `name`."""
-    return name + "_" if _ESCAPED.search(name) else name
+    return name + "_" if "_" in name and _ESCAPED.search(name) else name
 
 
 def hlo_name_of(hint: str) -> str:

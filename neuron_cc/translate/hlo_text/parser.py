@@ -8,6 +8,7 @@ Attribute values are kept as raw text; `attrs.py` interprets them per opcode in 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     NoneAttr,
@@ -18,15 +19,16 @@ from xdsl.ir import Attribute
 from neuron_cc.dialects.hlo.types import ELEMENT_TYPES, TokenType, tuple_type
 from neuron_cc.translate.hlo_text.async_sugar import check_async_callers, desugar
 from neuron_cc.translate.hlo_text.layouts import layout_problem, minor_to_major
-from neuron_cc.translate.hlo_text.lexer import Cursor
+from neuron_cc.translate.hlo_text.lexer import SIMPLE_VALUE, Cursor, clean_raw
 from neuron_cc.translate.hlo_text.parser_records import Computation, HloModuleRecord, Instruction
 
 # A `{` after the dims opens a layout only when an integer or `:` follows (XLA's look-ahead), so
 # `-> f32[4] {` in a signature is not one. Unlike XLA, a `{}` right after the dims is read as an
 # empty layout (valid for scalars only), as older dumps print `f32[]{}`.
-_ARRAY_SHAPE = re.compile(
+_ARRAY_SHAPE_PATTERN = (
     r"([a-z][a-z0-9]*)\[([^\]]*)\](?:[ \t\n\r]*(\{(?=[ \t\n\r]*[-0-9:])[^{}]*\})|(\{\}))?"
 )
+_ARRAY_SHAPE = re.compile(_ARRAY_SHAPE_PATTERN)
 # Fast paths for the common instruction layout (one regex match instead of a dozen cursor
 # calls); anything else (comments, newlines, old-style typed or inline operands, errors) takes
 # the general cursor path, which owns every error message.
@@ -46,8 +48,32 @@ _INLINE_LIST = re.compile(rf"\{{[ \t\n\r]*\{{[ \t\n\r]*{_INSTRUCTION_START}")
 INFERRED = NoneAttr()
 """`Instruction.type` of an instruction written without a shape, until the importer infers it."""
 _INST_HEAD = re.compile(rf"%?({_ID})[ \t]*=")
-_SIMPLE_OPERANDS = re.compile(rf"[ \t]*\(((?:[ \t]*%{_ID}[ \t]*,)*[ \t]*%{_ID}[ \t]*)?\)")
+_WHOLE_ID = r"[A-Za-z_][A-Za-z0-9_.\-]*+"
+"""`_ID`, possessive (no shorter prefix is tried)."""
+_OPERAND = rf"[ \t]*+%{_WHOLE_ID}[ \t]*+"
+_SIMPLE_OPERANDS_PATTERN = rf"[ \t]*\((?P<names>{_OPERAND}(?:,{_OPERAND})*+)?\)"
+_SIMPLE_OPERANDS = re.compile(_SIMPLE_OPERANDS_PATTERN)
 _ATTR_KEY = re.compile(rf"[ \t]*,[ \t]*({_ID})[ \t]*=")
+_SPACE = r"[ \t\n\r\f\v]*+"
+_FAST_INSTRUCTION = re.compile(
+    rf"{_SPACE}(?:(?P<root>ROOT ){_SPACE})?+(?P<head>%?(?P<name>{_WHOLE_ID}))[ \t]*={_SPACE}"
+    rf"(?P<shape>(?>{_ARRAY_SHAPE_PATTERN})){_SPACE}%?(?P<opcode>{_WHOLE_ID})"
+    rf"(?P<operands>{_SIMPLE_OPERANDS_PATTERN})?"
+)
+"""The common instruction start in one match: `ROOT %name = f32[4]{0} opcode(%a, %b)` (array
+shape, operands by name, whitespace without comments between the tokens); anything else takes
+the general path. Every part matches what the general path's own match at that point would."""
+_FAST_ATTR = re.compile(
+    rf"[ \t]*+,[ \t]*+({_WHOLE_ID})[ \t]*+=[ \t]*+(?![\s/])"
+    rf"(?!\{{[ \t\n\r]*(?:\{{[ \t\n\r]*)?{_INSTRUCTION_START})"
+    rf"({SIMPLE_VALUE})(?=[,)}}\n]|\Z)",
+    re.S,
+)
+"""`, key=value` where the value needs no comment skipping before it, is no inline computation
+(`_INLINE_BODY`, `_INLINE_LIST`) and has no deeper nesting (what `Cursor.raw_value` reads in
+one match)."""
+_LINE_END = re.compile(r"\n[ \t\n\r\f\v]*+(?![,/\s])")
+"""A line end after which no attribute follows (no comma, nor a comment that may hide one)."""
 _XLA_WHITESPACE = " \t\n\r"
 _SECTION_NAMES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 _SECTION_LINE = re.compile(
@@ -322,13 +348,22 @@ class HloTextParser:
     def _body(self, name: str, pos: int, is_entry: bool = False) -> Computation:
         """The instructions of a computation up to its closing `}` (the `{` is read)."""
         c = self.c
+        counter = self.counter
+        """Changes when an inline operand is read."""
         instructions: list[Instruction] = []
         root: Instruction | None = None
-        while not c.accept("}"):
-            if c.at_end():
-                c.error(f"computation '{name}' is not closed", pos)
-            is_root = c.accept("ROOT ")
-            inst = self.instruction()
+        while True:
+            fast = _FAST_INSTRUCTION.match(c.text, c.pos)
+            if fast is not None:
+                is_root = fast.group("root") is not None
+                inst = self._fast_instruction(fast)
+            else:
+                if c.accept("}"):
+                    break
+                if c.at_end():
+                    c.error(f"computation '{name}' is not closed", pos)
+                is_root = c.accept("ROOT ")
+                inst = self.instruction()
             instructions.append(inst)
             if is_root:
                 if root is not None:
@@ -337,7 +372,7 @@ class HloTextParser:
         if not instructions:
             c.error(f"computation '{name}' is empty", pos)
         comp = Computation(name, instructions, root or instructions[-1], is_entry, pos)
-        self._collect_parameters(comp)
+        self._collect_parameters(comp, self.counter != counter)
         return comp
 
     def _inline_computations(self, inst: Instruction, key: str) -> str | None:
@@ -380,10 +415,11 @@ class HloTextParser:
         taken, self.inline = self.inline, []
         return taken
 
-    def _collect_parameters(self, comp: Computation) -> None:
+    def _collect_parameters(self, comp: Computation, inline: bool = True) -> None:
         """Number the computation's parameters, including inline ones (`add(f32[]
         parameter(0), ...)`, as XLA's tests write reducers): an inline parameter becomes a
-        parameter of the computation and its user refers to it by name."""
+        parameter of the computation and its user refers to it by name. Without `inline`, no
+        instruction has inline operands (the parser made none while reading them)."""
         c = self.c
 
         def register(inst: Instruction) -> None:
@@ -395,18 +431,8 @@ class HloTextParser:
         for inst in comp.instructions:
             if inst.opcode == "parameter":
                 register(inst)
-                continue
-            users = [inst]
-            while users:  # inline operands nest arbitrarily deep: no recursion
-                user = users.pop()
-                for k, operand in enumerate(user.operands):
-                    if not isinstance(operand, Instruction):
-                        continue
-                    if operand.opcode == "parameter":
-                        register(operand)
-                        user.operands[k] = operand.name
-                    else:
-                        users.append(operand)
+            elif inline:
+                _inline_parameters(inst, register)
         if sorted(comp.params) != list(range(len(comp.params))):
             c.error(
                 f"parameters of '{comp.name}' are not numbered 0..{len(comp.params) - 1}", comp.pos
@@ -440,6 +466,30 @@ class HloTextParser:
             c.expect("=", f"after instruction name '{name}'")
         return self._instruction_body(name, pos)
 
+    def _fast_instruction(self, m: re.Match[str]) -> Instruction:
+        """The instruction whose start `_FAST_INSTRUCTION` matched (as `instruction` reads
+        it)."""
+        c = self.c
+        shape_start, shape_end = m.span("shape")
+        hit = self.shapes.cache.get(m.group("shape"))
+        if hit is None:  # first use of the shape: parsed (and checked) as usual
+            c.pos = shape_start
+            hit = self.shapes.shape()
+        t, custom = hit
+        shape_text = c.text[shape_start:shape_end] if custom else None
+        opcode = m.group("opcode")
+        inst = Instruction(m.group("name"), t, opcode, [], {}, m.start("head"), shape_text)
+        if m.start("operands") < 0 or opcode in ("constant", "parameter"):
+            c.pos = m.end("opcode")
+            self._arguments(inst)
+        else:
+            c.pos = m.end("operands")
+            names = m.group("names")
+            if names:
+                inst.operands = [o.strip()[1:] for o in names.split(",")]
+        self._attributes(inst)
+        return inst
+
     def _instruction_body(self, name: str, pos: int, with_attrs: bool = True) -> Instruction:
         c = self.c
         c.skip()
@@ -451,33 +501,67 @@ class HloTextParser:
         shape_text = c.text[shape_start : c.pos] if custom else None
         opcode = c.name("an opcode")
         inst = Instruction(name, t, opcode, [], {}, pos, shape_text)
-        if opcode in ("constant", "parameter"):
-            inst.payload, inst.payload_pos = self._balanced_payload()
-        else:
-            simple = _SIMPLE_OPERANDS.match(c.text, c.pos)
-            if simple is not None:
-                c.pos = simple.end()
-                if simple.group(1):
-                    inst.operands.extend(o.strip()[1:] for o in simple.group(1).split(","))
-            else:
-                self._operands(inst)
-        while with_attrs:
-            attr = _ATTR_KEY.match(c.text, c.pos)
-            if attr is not None:
-                key = attr.group(1)
-                c.pos = attr.end()
-            elif c.accept(","):
-                key = c.name("an attribute name")
-                c.expect("=", f"after attribute '{key}'")
-            else:
-                break
-            if key in inst.attrs:
-                c.error(f"attribute '{key}' is given twice")
-            c.skip()
-            inst.attr_pos[key] = c.pos
-            inline = self._inline_computations(inst, key) if c.peek() == "{" else None
-            inst.attrs[key] = inline if inline is not None else c.raw_value()
+        self._arguments(inst)
+        if with_attrs:
+            self._attributes(inst)
         return inst
+
+    def _arguments(self, inst: Instruction) -> None:
+        """The parenthesized part after the opcode: a payload or the operands."""
+        c = self.c
+        if inst.opcode in ("constant", "parameter"):
+            inst.payload, inst.payload_pos = self._balanced_payload()
+            return
+        simple = _SIMPLE_OPERANDS.match(c.text, c.pos)
+        if simple is None:
+            self._operands(inst)
+            return
+        c.pos = simple.end()
+        names = simple.group("names")
+        if names:
+            inst.operands = [o.strip()[1:] for o in names.split(",")]
+
+    def _attributes(self, inst: Instruction) -> None:
+        """The `, key=value` attributes after the operands (the whitespace after the last
+        one may be left unread: every next read skips it)."""
+        text = self.c.text
+        while True:
+            fast = _FAST_ATTR.match(text, self.c.pos)
+            if fast is not None and self._plain_attribute(inst, fast):
+                continue
+            if _LINE_END.match(text, self.c.pos) is not None or not self._attribute(inst):
+                return
+
+    def _plain_attribute(self, inst: Instruction, m: re.Match[str]) -> bool:
+        """Record the attribute `_FAST_ATTR` matched, unless it is given twice (the general
+        path reports it)."""
+        key = m.group(1)
+        if key in inst.attrs:
+            return False
+        inst.attr_pos[key] = m.start(2)
+        inst.attrs[key] = clean_raw(m.group(2))
+        self.c.pos = m.end()
+        return True
+
+    def _attribute(self, inst: Instruction) -> bool:
+        """One `, key=value` attribute (False: there is none)."""
+        c = self.c
+        attr = _ATTR_KEY.match(c.text, c.pos)
+        if attr is not None:
+            key = attr.group(1)
+            c.pos = attr.end()
+        elif c.accept(","):
+            key = c.name("an attribute name")
+            c.expect("=", f"after attribute '{key}'")
+        else:
+            return False
+        if key in inst.attrs:
+            c.error(f"attribute '{key}' is given twice")
+        c.skip()
+        inst.attr_pos[key] = c.pos
+        inline = self._inline_computations(inst, key) if c.peek() == "{" else None
+        inst.attrs[key] = inline if inline is not None else c.raw_value()
+        return True
 
     def _balanced_payload(self) -> tuple[str, int]:
         """The text between `(` and its matching `)` without XLA's whitespace around it, and
@@ -551,6 +635,22 @@ class HloTextParser:
         inst = self._instruction_body(name, pos, with_attrs=False)
         self.nesting.leave()
         return inst
+
+
+def _inline_parameters(inst: Instruction, register: Callable[[Instruction], None]) -> None:
+    """Register the inline parameters among the (nested) inline operands of `inst` and refer
+    to each by name."""
+    users = [inst]
+    while users:  # inline operands nest arbitrarily deep: no recursion
+        user = users.pop()
+        for k, operand in enumerate(user.operands):
+            if not isinstance(operand, Instruction):
+                continue
+            if operand.opcode == "parameter":
+                register(operand)
+                user.operands[k] = operand.name
+            else:
+                users.append(operand)
 
 
 def parse_shapes(raw: str) -> list[Attribute]:

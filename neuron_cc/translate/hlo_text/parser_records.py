@@ -10,7 +10,17 @@ from xdsl.ir import Attribute
 __all__ = ["Computation", "HloModuleRecord", "Instruction"]
 
 
-@dataclass
+def _attr_positions() -> dict[str, int]:
+    """A new, empty `Instruction.attr_pos`."""
+    return {}
+
+
+def _operand_shapes() -> dict[int, tuple[Attribute, int]]:
+    """A new, empty `Instruction.operand_shapes`."""
+    return {}
+
+
+@dataclass(slots=True)
 class Instruction:
     """One HLO instruction, attributes still raw."""
 
@@ -26,11 +36,11 @@ class Instruction:
     """The raw text between the parentheses of `constant(...)` / `parameter(N)`."""
     payload_pos: int = 0
     """The offset of `payload` in the module text."""
-    attr_pos: dict[str, int] = field(default_factory=dict[str, int])
+    # Plain factories: calling `dict[str, int]` costs several times a `{}` (an instruction
+    # record is built per line of a module of 100k lines).
+    attr_pos: dict[str, int] = field(default_factory=_attr_positions)
     """Attribute name -> offset of its value in the module text."""
-    operand_shapes: dict[int, tuple[Attribute, int]] = field(
-        default_factory=dict[int, tuple[Attribute, int]]
-    )
+    operand_shapes: dict[int, tuple[Attribute, int]] = field(default_factory=_operand_shapes)
     """Operand index -> (declared type, offset) of operands written with a shape, `f32[4] %a`."""
 
 
