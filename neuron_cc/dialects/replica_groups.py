@@ -200,8 +200,9 @@ def matches_reference(
 def next_channel_id(ops: Iterable[object]) -> int:
     """XLA's NextChannelId: 1 + the largest channel_id among `ops` (1 if none)."""
     largest = 0
+    none: dict[str, object] = {}
     for op in ops:
-        channel = getattr(op, "properties", {}).get("channel_id")
-        if isinstance(channel, IntegerAttr):
+        channel = getattr(op, "properties", none).get("channel_id")
+        if channel is not None and isinstance(channel, IntegerAttr):
             largest = max(largest, int(channel.value.data))
     return largest + 1

@@ -47,6 +47,7 @@ from neuron_cc.analysis.while_loops import (
 )
 from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
+from neuron_cc.dialects.op_classes import of_class
 
 
 def _operand_key(value: SSAValue) -> Hashable:
@@ -74,11 +75,10 @@ def merge_identical_gathers(module: ModuleOp, remarks: Remarks) -> bool:
     """Remove every all_gather identical to an earlier one of its block."""
     kept: dict[Hashable, AllGatherOp] = {}
     duplicates: list[tuple[AllGatherOp, AllGatherOp]] = []
-    for op in module.walk():
-        if isinstance(op, AllGatherOp):
-            first = kept.setdefault(gather_key(op), op)
-            if first is not op:
-                duplicates.append((op, first))
+    for op in of_class(module.walk(), AllGatherOp):
+        first = kept.setdefault(gather_key(op), op)
+        if first is not op:
+            duplicates.append((op, first))
     for duplicate, first in duplicates:
         remarks.remark(duplicate, f"duplicate of {describe(first)}: removed")
         duplicate.result.replace_all_uses_with(first.result)
@@ -128,7 +128,7 @@ def merge_gathered_slots(loop: WhileOp, remarks: Remarks) -> bool:
 
 def remove_duplicate_all_gathers(module: ModuleOp, remarks: Remarks) -> bool:
     """Both merges of the pass over `module`; True if anything changed."""
-    if not any(isinstance(op, AllGatherOp) for op in module.walk()):
+    if not of_class(module.walk(), AllGatherOp):
         return False  # no gather to merge, no slot carrying one: one walk
     changed = merge_identical_gathers(module, remarks)
     for loop in while_ops_post_order(module):

@@ -86,7 +86,14 @@ def eliminate_dead_code(block: Block) -> int:
     if region is None:
         return 0
     eraser = _Eraser(region)
-    eraser.run([op for op in region.walk() if _unused(op)])
+    unused: list[Operation] = []
+    for op in region.walk():
+        for result in op.results:
+            if result.first_use is not None:
+                break
+        else:
+            unused.append(op)
+    eraser.run(unused)
     return eraser.top
 
 

@@ -41,6 +41,7 @@ from neuron_cc.dialects.hlo.async_ops import (
 )
 from neuron_cc.dialects.hlo.collectives import AllGatherOp, AllReduceOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp
+from neuron_cc.dialects.op_classes import of_class
 
 __all__ = ["HloSyncCollectivesPass"]
 
@@ -145,7 +146,7 @@ class HloSyncCollectivesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         """One walk finds the done ops (most modules have none: nothing else is done); each
         is then rewritten once, in program order, as a non-recursive pattern walk would."""
-        dones = [inner for inner in op.walk() if isinstance(inner, _DONE_OPS)]
+        dones = of_class(op.walk(), _DONE_OPS)
         for done in dones:
             if done.parent is not None:
                 _PATTERNS[type(done)].match_and_rewrite(done, PatternRewriter(done))

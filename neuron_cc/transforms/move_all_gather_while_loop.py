@@ -81,6 +81,7 @@ from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
 from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.op_classes import of_class
 from neuron_cc.dialects.replica_groups import matches_reference, parse_reference_groups
 from neuron_cc.transforms.duplicate_parameter_all_gather_remover import (
     remove_duplicate_all_gathers,
@@ -374,7 +375,7 @@ class MoveAllGatherWhileLoopPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reference = parse_reference_option(self.reference_replica_groups)
         remarks = Remarks(self.name, self.remarks)
-        gathers = [inner for inner in op.walk() if isinstance(inner, AllGatherOp)]
+        gathers = of_class(op.walk(), AllGatherOp)
         if not gathers:
             return  # nothing to hoist or merge: one walk
         _Hoister(op, reference, remarks, gathers).run()

@@ -68,6 +68,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.induction import LoopInfo, analyze_loop, tuple_element
 from neuron_cc.analysis.remarks import Remarks
+from neuron_cc.analysis.while_loops import while_ops_post_order
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
@@ -543,12 +544,11 @@ class MoveReduceScatterWhileLoopPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         remarks = Remarks(self.name, self.remarks)
-        loops: list[WhileOp] = []
-        for inner in op.walk(region_first=True):
-            if isinstance(inner, WhileOp):
-                loops.append(inner)
-            elif remarks.active and isinstance(inner, COLLECTIVES):
-                _remark_nested(inner, remarks)
+        loops = while_ops_post_order(op)  # inner loops first, else program order
+        if remarks.active:
+            for inner in op.walk(region_first=True):
+                if isinstance(inner, COLLECTIVES):
+                    _remark_nested(inner, remarks)
         channel: Iterator[int] | None = None  # the module is walked for it at the first sink
         touched: dict[int, Block] = {}
         for loop in loops:

@@ -102,6 +102,7 @@ from neuron_cc.dialects.hlo.types import (
     is_float_type,
     is_pred_type,
 )
+from neuron_cc.dialects.op_classes import of_class
 from neuron_cc.dialects.replica_groups import (
     USE_SPMD_ATTR,
     device_counts,
@@ -435,7 +436,7 @@ def _candidates(body: Block, enable_rs: bool) -> list[CollectiveOp]:
     kinds: tuple[type[CollectiveOp], ...] = (
         (AllReduceOp, ReduceScatterOp) if enable_rs else (AllReduceOp,)
     )
-    return [op for op in body.ops if isinstance(op, kinds)]
+    return of_class(body.ops, kinds)  # pyright: ignore[reportReturnType]
 
 
 _COLLECTIVES = (CollectiveOp, CollectivePermuteOp, SendOp, RecvOp)

@@ -38,6 +38,7 @@ from neuron_cc.dialects.hlo.collectives import AllReduceOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
 from neuron_cc.dialects.hlo.types import is_float_type
+from neuron_cc.dialects.op_classes import of_class
 
 
 def _only_user(op: Operation) -> Operation | None:
@@ -165,6 +166,6 @@ def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
         patterns.append(SinkTransposeIntoReduceScatter(body))
     applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)  # dead users matter
     kinds = (AllReduceOp, ReduceScatterOp) if enable_reduce_scatter else (AllReduceOp,)
-    for op in [op for op in body.ops if isinstance(op, kinds)]:  # what the patterns match
+    for op in of_class(body.ops, kinds):  # what the patterns match
         if op.parent is body:
             applier.match_and_rewrite(op, PatternRewriter(op))

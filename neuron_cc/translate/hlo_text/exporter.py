@@ -63,15 +63,14 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from neuron_cc.dialects.hlo import (
     HLO,
-    computation,
     control_flow,
     data_movement,
     elementwise,
     elementwise_misc,
     p2p,
 )
-from neuron_cc.translate.hlo_text import export_ops, export_side_effects
-from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS, to_apply
+from neuron_cc.translate.hlo_text import export_ops, export_side_effects, export_structured
+from neuron_cc.translate.hlo_text.export_collectives import COLLECTIVE_HANDLERS
 from neuron_cc.translate.hlo_text.export_text import (
     NAMING_ATTRS,
     REFERENCE,
@@ -83,12 +82,9 @@ from neuron_cc.translate.hlo_text.export_text import (
     instruction_name,
     int_value,
     opcode_of,
-    padding_text,
     raw_value,
     sanitize_name,
-    slice_text,
     substitute_names,
-    window_text,
     xla_attrs,
 )
 from neuron_cc.translate.hlo_text.shapes import (
@@ -684,105 +680,6 @@ def _reduce_precision(b: _Builder, op: elementwise.ReducePrecisionOp) -> str:
     )
 
 
-def _broadcast(b: _Builder, op: data_movement.BroadcastOp) -> str:
-    return f"broadcast({b.ref(op.operand)}), dimensions={dims_text(op.dimensions.data)}"
-
-
-def _transpose(b: _Builder, op: data_movement.TransposeOp) -> str:
-    return f"transpose({b.ref(op.operand)}), dimensions={dims_text(op.permutation.data)}"
-
-
-def _slice_op(b: _Builder, op: data_movement.SliceOp) -> str:
-    spec = slice_text(op.start_indices.data, op.limit_indices.data, op.strides.data)
-    return f"slice({b.ref(op.operand)}), slice={spec}"
-
-
-def _dynamic_slice(b: _Builder, op: data_movement.DynamicSliceOp) -> str:
-    sizes = dims_text(op.slice_sizes.data)
-    return f"dynamic-slice({b.refs(op.operands)}), dynamic_slice_sizes={sizes}"
-
-
-def _concatenate(b: _Builder, op: data_movement.ConcatenateOp) -> str:
-    return f"concatenate({b.refs(op.operands)}), dimensions={{{int_value(op.dimension)}}}"
-
-
-def _pad(b: _Builder, op: data_movement.PadOp) -> str:
-    spec = padding_text(
-        op.edge_padding_low.data, op.edge_padding_high.data, op.interior_padding.data
-    )
-    return f"pad({b.ref(op.operand)}, {b.ref(op.padding_value)}), padding={spec}"
-
-
-def _dot(b: _Builder, op: computation.DotOp) -> str:
-    dn = op.dot_dimension_numbers.data
-    parts = [f"dot({b.ref(op.lhs)}, {b.ref(op.rhs)})"]
-    if dn.lhs_batch:
-        parts.append(f"lhs_batch_dims={dims_text(dn.lhs_batch)}")
-    parts.append(f"lhs_contracting_dims={dims_text(dn.lhs_contracting)}")
-    if dn.rhs_batch:
-        parts.append(f"rhs_batch_dims={dims_text(dn.rhs_batch)}")
-    parts.append(f"rhs_contracting_dims={dims_text(dn.rhs_contracting)}")
-    return ", ".join(parts)
-
-
-def _reduce(b: _Builder, op: computation.ReduceOp) -> str:
-    dims = dims_text(op.dimensions.data)
-    return f"reduce({b.refs(op.operands)}), dimensions={dims}, {to_apply(b, op.body, op)}"
-
-
-def _reduce_window(b: _Builder, op: computation.ReduceWindowOp) -> str:
-    if not op.window.data.size:  # rank 0: XLA prints no window
-        return f"reduce-window({b.refs(op.operands)}), {to_apply(b, op.body, op)}"
-    window = window_text(op.window.data)
-    return f"reduce-window({b.refs(op.operands)}), window={window}, {to_apply(b, op.body, op)}"
-
-
-def _gather(b: _Builder, op: computation.GatherOp) -> str:
-    dn = op.dimension_numbers.data
-    parts = [
-        f"gather({b.ref(op.operand)}, {b.ref(op.start_indices)})",
-        f"offset_dims={dims_text(dn.offset_dims)}",
-        f"collapsed_slice_dims={dims_text(dn.collapsed_slice_dims)}",
-    ]
-    if dn.operand_batching_dims or dn.start_indices_batching_dims:
-        parts.append(f"operand_batching_dims={dims_text(dn.operand_batching_dims)}")
-        parts.append(f"start_indices_batching_dims={dims_text(dn.start_indices_batching_dims)}")
-    parts.append(f"start_index_map={dims_text(dn.start_index_map)}")
-    parts.append(f"index_vector_dim={dn.index_vector_dim}")
-    parts.append(f"slice_sizes={dims_text(op.slice_sizes.data)}")
-    if op.indices_are_sorted is not None:
-        parts.append("indices_are_sorted=true")
-    return ", ".join(parts)
-
-
-def _scatter(b: _Builder, op: computation.ScatterOp) -> str:
-    dn = op.dimension_numbers.data
-    parts = [
-        f"scatter({b.refs(op.operands)})",
-        f"update_window_dims={dims_text(dn.update_window_dims)}",
-        f"inserted_window_dims={dims_text(dn.inserted_window_dims)}",
-    ]
-    if dn.input_batching_dims or dn.scatter_indices_batching_dims:
-        parts.append(f"input_batching_dims={dims_text(dn.input_batching_dims)}")
-        parts.append(f"scatter_indices_batching_dims={dims_text(dn.scatter_indices_batching_dims)}")
-    parts.append(f"scatter_dims_to_operand_dims={dims_text(dn.scatter_dims_to_operand_dims)}")
-    parts.append(f"index_vector_dim={dn.index_vector_dim}")
-    if op.indices_are_sorted is not None:
-        parts.append("indices_are_sorted=true")
-    if op.unique_indices is not None:
-        parts.append("unique_indices=true")
-    parts.append(to_apply(b, op.update_computation, op))
-    return ", ".join(parts)
-
-
-def _sort(b: _Builder, op: computation.SortOp) -> str:
-    parts = [f"sort({b.refs(op.operands)})", f"dimensions={{{int_value(op.dimension)}}}"]
-    if op.is_stable is not None:
-        parts.append("is_stable=true")
-    parts.append(to_apply(b, op.comparator, op))
-    return ", ".join(parts)
-
-
 _SIMPLE_OPS: list[type[Operation]] = [
     *(op for op in elementwise.UNARY_OPS if op is not elementwise.ReducePrecisionOp),
     *elementwise.BINARY_OPS,
@@ -815,22 +712,11 @@ _SPECIAL_HANDLERS: dict[type[Operation], _Handler] = {
     elementwise_misc.IotaOp: _iota,
     elementwise_misc.CompareOp: _compare,
     elementwise.ReducePrecisionOp: _reduce_precision,
-    data_movement.BroadcastOp: _broadcast,
-    data_movement.TransposeOp: _transpose,
-    data_movement.SliceOp: _slice_op,
-    data_movement.DynamicSliceOp: _dynamic_slice,
-    data_movement.ConcatenateOp: _concatenate,
-    data_movement.PadOp: _pad,
-    computation.DotOp: _dot,
-    computation.ReduceOp: _reduce,
-    computation.ReduceWindowOp: _reduce_window,
-    computation.GatherOp: _gather,
-    computation.ScatterOp: _scatter,
-    computation.SortOp: _sort,
 }
 _HANDLERS: dict[str, _Handler] = {
     **{cls.name: _simple for cls in _SIMPLE_OPS},
     **{cls.name: handler for cls, handler in _SPECIAL_HANDLERS.items()},
     **export_ops.HANDLERS,
+    **export_structured.HANDLERS,
     **export_side_effects.HANDLERS,
 }
