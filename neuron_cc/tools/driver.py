@@ -193,8 +193,82 @@ def check_module(module: ModuleOp, source: SourceMap | None) -> None:
     for op in module.ops:
         if isinstance(op, FuncOp) and op.is_declaration:
             raise located(op, f"@{op.sym_name.data} is a declaration: HLO computations need a body")
-    _check_defined_before_use(module, located)
+    if not _defined_in_scope_order(module):  # the exact diagnosis only when it may fail
+        _check_defined_before_use(module, located)
     _check_no_recursion(module, located)
+
+
+def _defined_in_scope_order(module: ModuleOp) -> bool:
+    """True when every operand is an argument of an enclosing block or a result of an op
+    placed before its user in an enclosing block (all regions single-block): then
+    `_check_defined_before_use` finds nothing. False when it might (or a region has several
+    blocks); it then decides. One walk with a set of the values in scope (by identity: every
+    value is alive meanwhile), instead of climbing from each use to the defining block."""
+    scope = _Scope()
+    scope.enter(module.body.block, None)
+    scoped = scope.ids.__contains__
+    while scope.frames:
+        cursor, added, _ = scope.frames[-1]
+        op = cursor[0]
+        while op is not None:
+            for operand in op._operands:
+                if not scoped(id(operand)):
+                    return False
+            if op.regions:
+                break
+            for result in op.results:
+                key = id(result)
+                scope.ids.add(key)
+                added.append(key)
+            op = op.next_op
+        if op is None:
+            scope.leave()
+            continue
+        cursor[0] = op.next_op
+        if not scope.enter_regions(op):
+            return False
+    return True
+
+
+class _Scope:
+    """The values in scope during `_defined_in_scope_order`'s walk, by id, and its frames:
+    (the block's next op, ids the block put in scope, the op whose results enter the
+    enclosing scope when the frame ends)."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+        self.frames: list[tuple[list[Operation | None], list[int], Operation | None]] = []
+
+    def enter(self, block: Block, owner: Operation | None) -> None:
+        added = [id(arg) for arg in block.args]
+        self.ids.update(added)
+        self.frames.append(([block.first_op], added, owner))
+
+    def enter_regions(self, op: Operation) -> bool:
+        """Enter `op`'s regions (False if one has several blocks); its results enter the
+        scope after them (at once when every region is empty)."""
+        blocks = [region.first_block for region in op.regions]
+        if any(b is not None and b.next_block is not None for b in blocks):
+            return False
+        inner = [b for b in blocks if b is not None]
+        if not inner:
+            self.publish(op)
+            return True
+        self.enter(inner[0], op)  # ends last
+        for block in reversed(inner[1:]):
+            self.enter(block, None)
+        return True
+
+    def leave(self) -> None:
+        _, added, owner = self.frames.pop()
+        self.ids.difference_update(added)
+        if owner is not None:
+            self.publish(owner)
+
+    def publish(self, op: Operation) -> None:
+        ids = [id(r) for r in op.results]
+        self.ids.update(ids)
+        self.frames[-1][1].extend(ids)
 
 
 def _check_defined_before_use(

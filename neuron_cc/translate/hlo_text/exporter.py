@@ -43,6 +43,7 @@ are remembered per process (tests/test_export_speed_caches.py shows none goes st
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -333,13 +334,6 @@ class _Builder:
             op = op.next_op
         return last.operands
 
-    def finish(self, results: Sequence[SSAValue]) -> str:
-        """Mark the ROOT and return the whole template `(params) -> shape {<lines>}` (regions:
-        the template text is also their dedupe key)."""
-        header = self.finish_lines(results)
-        body = "\n".join(self.lines)
-        return f"{header} {{\n{body}\n}}"
-
     def finish_lines(self, results: Sequence[SSAValue]) -> str:
         """Mark the ROOT (a tuple of `results` unless there is exactly one) and return the
         signature template `(params) -> shape`; the body stays in `self.lines`."""
@@ -371,7 +365,7 @@ class _Exporter:
         self.stored_cache: dict[tuple[str, int], bool] = {}
         self.literal_cache: dict[tuple[int, bytes], tuple[Attribute, str]] = {}
         self.computations: list[list[str]] = []
-        self.regions: dict[str, str] = {}
+        self.regions: dict[bytes, str] = {}
         self.funcs: dict[str, FuncOp] = {}
         self.func_names: dict[str, str] = {}
         self.emitted: set[str] = set()
@@ -434,16 +428,12 @@ class _Exporter:
 
     # computations
 
-    def finalize(self, builder: _Builder, template: str, name: str, entry: bool) -> None:
-        names = self.instruction_names.unique_all(builder.bases)
-        prefix = "ENTRY %" if entry else "%"
-        self.computations.append([f"{prefix}{name} {substitute_names(template, names)}"])
-
     def finalize_lines(
         self, builder: _Builder, header: str, name: str, entry: bool, closing: str = "}"
     ) -> None:
-        """Like `finalize` for a (large) function: substitute names line by line, in place,
-        so no whole-function template string is ever built (peak memory)."""
+        """Name the instructions of `builder`'s computation and add its text, substituting
+        line by line, in place, so no whole-computation template string is ever built (peak
+        memory)."""
         names = self.instruction_names.unique_all(builder.bases)
         prefix = "ENTRY %" if entry else "%"
         lines = builder.lines
@@ -461,15 +451,22 @@ class _Exporter:
         builder = _Builder(self, f"a region of {op.name}", is_region=True)
         builder.add_params(block, None)
         results = builder.emit_block(block, control_flow.ReturnOp)
-        template = builder.finish(results)
+        header = builder.finish_lines(results)
         # Regions that are the same computation under the same names share one; regions whose
         # instructions are named apart (each imported reducer) keep their own, and so their names.
-        key = template + "\0" + "\0".join(builder.bases)
+        # The key is a digest of the template and the names' bases, fed line by line: a loop
+        # body of 100k instructions never becomes one string (nor two, key and text).
+        digest = hashlib.blake2b(header.encode(), digest_size=24)
+        for line in builder.lines:
+            digest.update(b"\n")
+            digest.update(line.encode())
+        digest.update("\0".join(["", *builder.bases]).encode())
+        key = digest.digest()
         name = self.regions.get(key)
         if name is None:
             name = self.computation_names.unique(f"region_{len(self.regions)}")
             self.regions[key] = name
-            self.finalize(builder, template, name, entry=False)
+            self.finalize_lines(builder, header, name, entry=False)
         return name
 
     def callee(self, symbol: str, caller: str) -> str:
