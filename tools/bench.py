@@ -235,8 +235,7 @@ class SizeBench:
         installs the tool as /usr/lib/llvm-<N>/bin/mlir-opt (some as `mlir-opt-<N>`);
         `make bench-tools` installs it where apt can.
         """
-        installed = [*glob.glob("/usr/bin/mlir-opt-*"), *glob.glob("/usr/lib/llvm-*/bin/mlir-opt")]
-        tool = shutil.which("mlir-opt") or next(iter(sorted(installed, reverse=True)), None)
+        tool = mlir_opt_tool()
         same = "mlir-opt parse+print (same module, generic)"
         proxy = "mlir-opt parse+print (arith chain, same op count)"
         if tool is None:
@@ -288,7 +287,16 @@ def run_measured(cmd: list[str]) -> tuple[float, int]:
     return wall, max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
 
 
+def mlir_opt_tool() -> str | None:
+    """Debian installs mlir-opt as /usr/lib/llvm-<N>/bin/mlir-opt (some as `mlir-opt-<N>`)."""
+    installed = [*glob.glob("/usr/bin/mlir-opt-*"), *glob.glob("/usr/lib/llvm-*/bin/mlir-opt")]
+    return shutil.which("mlir-opt") or next(iter(sorted(installed, reverse=True)), None)
+
+
 def end_to_end(workdir: Path, repeat: int) -> Json:
+    """neuron-opt on the HLO model and mlir-opt parse + print of its generic form, side by side
+    (`repeat` interleaved rounds: each round runs both, so a slow spell of the machine slows
+    both; the ratio is the median of the rounds' ratios), and xdsl-opt once for its memory."""
     hlo = workdir / "model.hlo"
     generic = workdir / "model_generic.mlir"
     commands = {
@@ -304,14 +312,29 @@ def end_to_end(workdir: Path, repeat: int) -> Json:
         ],
         "xdsl-opt": [str(BIN / "xdsl-opt"), str(generic), "-o", os.devnull],
     }
+    rounds = {"neuron-opt": repeat, "xdsl-opt": 1}
+    tool = mlir_opt_tool()
+    if tool is not None:
+        compatible = workdir / "model_mlir_compatible.mlir"
+        compatible.write_text(generic.read_text().replace("<=", "~"))  # see Bench.mlir_opt
+        commands["mlir-opt"] = [
+            tool,
+            str(compatible),
+            "--allow-unregistered-dialect",
+            "--mlir-print-op-generic",
+            "-o",
+            os.devnull,
+        ]
+        rounds["mlir-opt"] = repeat
+    samples: dict[str, list[tuple[float, int]]] = {name: [] for name in commands}
+    for round_ in range(max(rounds.values())):
+        for name, cmd in commands.items():
+            if round_ < rounds[name]:
+                samples[name].append(run_measured(cmd))
     results: Json = {}
     for name, cmd in commands.items():
-        walls: list[float] = []
-        peaks: list[int] = []
-        for _ in range(repeat):
-            wall, peak = run_measured(cmd)
-            walls.append(wall)
-            peaks.append(peak)
+        walls = [wall for wall, _ in samples[name]]
+        peak = max(p for _, p in samples[name])
         results[name] = {
             "command": " ".join(
                 [
@@ -321,13 +344,23 @@ def end_to_end(workdir: Path, repeat: int) -> Json:
             ),
             "wall_s": statistics.median(walls),
             "wall_samples_s": walls,
-            "peak_rss_kib": max(peaks),
+            "peak_rss_kib": peak,
         }
         print(
-            f"  [e2e] {name}: {statistics.median(walls):.1f} s, peak RSS {max(peaks) / 1024:.0f} MiB",
+            f"  [e2e] {name}: {statistics.median(walls):.2f} s, peak RSS {peak / 1024:.0f} MiB",
             file=sys.stderr,
             flush=True,
         )
+    if "mlir-opt" in results:
+        ratios = [
+            n / m
+            for n, m in zip(
+                results["neuron-opt"]["wall_samples_s"],
+                results["mlir-opt"]["wall_samples_s"],
+                strict=True,
+            )
+        ]
+        results["ratio_to_mlir_opt"] = {"median": statistics.median(ratios), "rounds": ratios}
     return results
 
 
@@ -441,7 +474,9 @@ def arguments() -> argparse.Namespace:
     cli.add_argument("--seed", type=int, default=0)
     cli.add_argument("--repeat", type=int, default=3, help="runs per step (median)")
     cli.add_argument("--repeat-large", type=int, default=3, help="runs per step at >= 100k")
-    cli.add_argument("--e2e-repeat", type=int, default=1, help="runs of the subprocesses")
+    cli.add_argument(
+        "--e2e-repeat", type=int, default=3, help="side-by-side rounds of neuron-opt / mlir-opt"
+    )
     cli.add_argument("--interp-budget", type=float, default=120.0, help="seconds")
     cli.add_argument("--canon-budget", type=float, default=180.0, help="seconds")
     cli.add_argument("--profile-top", type=int, default=15, help="0: no profiles")

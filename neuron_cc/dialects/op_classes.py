@@ -39,3 +39,4 @@ def of_class(
         if hit:
             found.append(op)
     return found
+

@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import PassFailedException
 from neuron_cc.analysis.combine_plan import Limits, Plan, plan_groups
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.remarks import Remarks, describe
+from neuron_cc.dialects.block_order import set_block_ops
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
@@ -156,15 +157,14 @@ def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
         # nothing moves: each combined op (and its reads) takes its last member's place
         for group, (new_ops, _) in zip(plan.groups, built, strict=True):
             block.insert_ops_before(new_ops, group[-1])
-    else:
-        for op in list(block.ops):
-            block.detach_op(op)
+    else:  # the block in its final order; the members leave it (erased below)
+        ops: list[Operation] = []
         for entry in order:
             if isinstance(entry, int):
-                new_ops, _ = built[entry]
-                block.add_ops(new_ops)
+                ops += built[entry][0]
             else:
-                block.add_op(entry)
+                ops.append(entry)
+        set_block_ops(block, ops)
     for group, (_, replacement) in zip(plan.groups, built, strict=True):
         for m in group:
             m.results[0].replace_all_uses_with(replacement[m])
