@@ -15,8 +15,10 @@ and up to 7 runs of steps that take < 2 s in all):
   `mlir-opt` parse + print of the same module's generic form (and of a same-op-count arith
   chain) when it is on PATH;
 - subprocesses at the largest size: `neuron-opt model.hlo -p neuron-default-pipeline --emit hlo`
-  and `xdsl-opt model_generic.mlir -o /dev/null`, wall time and peak RSS (/usr/bin/time -f, or
-  getrusage(RUSAGE_CHILDREN) when /usr/bin/time is missing);
+  and `mlir-opt` parse + print of the same module (generic), side by side in `--e2e-repeat`
+  interleaved rounds (issue 20's target: neuron-opt <= 8x mlir-opt, the median of the rounds'
+  ratios), and `xdsl-opt model_generic.mlir -o /dev/null` once; wall time and peak RSS
+  (/usr/bin/time -f, or getrusage(RUSAGE_CHILDREN) when /usr/bin/time is missing);
 - output quality on the sizes <= 10k: the interpreter's collective statistics (launches per
   kind, alpha-beta estimate as `neuron-run --stats`) before and after the default pipeline.
 
