@@ -39,4 +39,3 @@ def of_class(
         if hit:
             found.append(op)
     return found
-
