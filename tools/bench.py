@@ -246,8 +246,7 @@ class SizeBench:
             return
         from bench_parse_print import generate_arith
 
-        model = self.workdir / "model_mlir_compatible.mlir"
-        model.write_text((self.workdir / "model_generic.mlir").read_text().replace("<=", "~"))
+        model = mlir_compatible_copy(self.workdir)
         arith = self.workdir / "arith_same_op_count.mlir"
         arith.write_text(generate_arith(max(self.ops - 2, 1)))
         for name, path, extra in (
@@ -295,6 +294,13 @@ def mlir_opt_tool() -> str | None:
     return shutil.which("mlir-opt") or next(iter(sorted(installed, reverse=True)), None)
 
 
+def mlir_compatible_copy(workdir: Path) -> Path:
+    """The model's generic .mlir as mlir-opt reads it: `<=` written `~` (see `Bench.mlir_opt`)."""
+    model = workdir / "model_mlir_compatible.mlir"
+    model.write_text((workdir / "model_generic.mlir").read_text().replace("<=", "~"))
+    return model
+
+
 def end_to_end(workdir: Path, repeat: int) -> Json:
     """neuron-opt on the HLO model and mlir-opt parse + print of its generic form, side by side
     (`repeat` interleaved rounds: each round runs both, so a slow spell of the machine slows
@@ -317,11 +323,9 @@ def end_to_end(workdir: Path, repeat: int) -> Json:
     rounds = {"neuron-opt": repeat, "xdsl-opt": 1}
     tool = mlir_opt_tool()
     if tool is not None:
-        compatible = workdir / "model_mlir_compatible.mlir"
-        compatible.write_text(generic.read_text().replace("<=", "~"))  # see Bench.mlir_opt
         commands["mlir-opt"] = [
             tool,
-            str(compatible),
+            str(mlir_compatible_copy(workdir)),
             "--allow-unregistered-dialect",
             "--mlir-print-op-generic",
             "-o",

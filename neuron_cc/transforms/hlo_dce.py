@@ -41,7 +41,11 @@ __all__ = ["HloDcePass", "eliminate_dead_code", "is_removable"]
 
 
 def _unused(op: Operation) -> bool:
-    return all(result.first_use is None for result in op.results)
+    """No result of `op` has a use (a plain loop: asked of every op of the region)."""
+    for result in op.results:
+        if result.first_use is not None:
+            return False
+    return True
 
 
 class _Eraser:
@@ -86,14 +90,7 @@ def eliminate_dead_code(block: Block) -> int:
     if region is None:
         return 0
     eraser = _Eraser(region)
-    unused: list[Operation] = []
-    for op in region.walk():
-        for result in op.results:
-            if result.first_use is not None:
-                break
-        else:
-            unused.append(op)
-    eraser.run(unused)
+    eraser.run([op for op in region.walk() if _unused(op)])
     return eraser.top
 
 
