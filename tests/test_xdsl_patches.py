@@ -528,3 +528,62 @@ def test_patched_op_hash_and_equality_are_identity() -> None:
     with xdsl_patches.unpatched():  # upstream: Python functions
         assert type(ops[0]).__hash__ is not object.__hash__
         assert isinstance(type(ops[0]).__eq__, type(lambda: None))
+
+
+# --- patch 11: erasing a value without uses --------------------------------------------------
+
+
+def _erase_cases() -> tuple[Operation, Operation, Operation]:
+    """An unused add, and an add whose result a second add uses (its producer and its user)."""
+    from xdsl.ir import Block
+
+    from neuron_cc.dialects.hlo.elementwise import AddOp
+
+    block = Block(arg_types=[TensorType(f32, [2])])
+    x = block.args[0]
+    unused = AddOp.create(operands=[x, x], result_types=[x.type])
+    used = AddOp.create(operands=[x, x], result_types=[x.type])
+    user = AddOp.create(operands=[used.results[0], x], result_types=[x.type])
+    return unused, used, user
+
+
+def _erase_all(counting: list[int]) -> list[str]:
+    """Erase the three ops of `_erase_cases` as passes do; what each erase left behind."""
+    unused, used, user = _erase_cases()
+    seen: list[str] = []
+    unused.erase()
+    seen.append(f"unused: {unused.results[0].first_use}")
+    with pytest.raises(ValueError, match="still has uses"):
+        used.erase()
+    used.erase(safe_erase=False, drop_references=False)
+    replaced = user.operands[0]
+    seen.append(f"used: {type(replaced).__name__} of {replaced.type}")
+    seen.append(f"old value uses: {used.results[0].first_use}")
+    seen.append(f"erased values built: {len(counting)}")
+    return seen
+
+
+def test_patched_erase_of_an_unused_value_builds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xdsl.ir.core import ErasedSSAValue
+
+    built: list[int] = []
+    original = ErasedSSAValue.__init__
+
+    def counting(self: ErasedSSAValue, *args: object, **kwargs: object) -> None:
+        built.append(1)
+        original(self, *args, **kwargs)  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(ErasedSSAValue, "__init__", counting)
+    ours = _erase_all(built)
+    built.clear()
+    with xdsl_patches.unpatched():
+        upstream = _erase_all(built)
+    # the same IR afterwards; upstream built one ErasedSSAValue per erase (the used value's
+    # twice: the refused safe erase builds none), ours only for the value that had a user
+    assert ours[:3] == upstream[:3] == [
+        "unused: None",
+        "used: ErasedSSAValue of tensor<2xf32>",
+        "old value uses: None",
+    ]
+    assert ours[3] == "erased values built: 1"
+    assert upstream[3] == "erased values built: 2", "xDSL no longer builds one: patch 11"

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Block, Operation
-from xdsl.traits import IsolatedFromAbove, NoMemoryEffect
+from xdsl.traits import NoMemoryEffect
 
 from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.collectives import CollectiveOp
@@ -104,20 +104,40 @@ _PURE: dict[type[Operation], bool] = {}
 """Per op class: whether its effect traits say it has none (then it is never sequenced)."""
 
 
-def _sequenced(op: Operation) -> bool:
+def _maybe_sequenced(op: Operation) -> bool:
+    """Whether `op` may have side effects that order it (`is_removable` decides): not pure by
+    its class, not a collective, and with results (an op without any is never combined and
+    never removable)."""
     kind = type(op)
     pure = _PURE.get(kind)
     if pure is None:
         pure = _PURE[kind] = op.has_trait(NoMemoryEffect)
-    if pure or isinstance(op, CollectiveOp) or not op.results:
-        return False
-    return not is_removable(op)
+    return not pure and bool(op.results) and not isinstance(op, CollectiveOp)
+
+
+def _holder(user: Operation, index: dict[int, int]) -> int | None:
+    """The index of `user`'s ancestor among the block's ops (`index`, by identity; None: a
+    user in another block of the region, which orders nothing here). `index` remembers the
+    answer for every op on the way up (-1 for none), so each nested op is climbed from once."""
+    path: list[Operation] = []
+    op: Operation | None = user
+    found = -1
+    while op is not None:
+        known = index.get(id(op))
+        if known is not None:
+            found = known
+            break
+        path.append(op)
+        op = op.parent_op()
+    for p in path:
+        index[id(p)] = found
+    return None if found < 0 else found
 
 
 class _Graph:
     """The block's dependence graph, contracted group by group."""
 
-    def __init__(self, ops: list[Operation], block: Block) -> None:
+    def __init__(self, ops: list[Operation]) -> None:
         self.ops = ops
         self.succs: list[set[int]] = [set() for _ in ops]
         self.preds: list[set[int]] = [set() for _ in ops]
@@ -125,39 +145,43 @@ class _Graph:
         self.alive = [True] * len(ops)
         self.members: list[list[int]] = []
         self.controlled: set[int] = set()
-        self._data_edges(block)
+        self._data_edges()
         self._side_effect_edges()
         self._control_edges()
 
-    def _data_edges(self, block: Block) -> None:
-        """An edge from the op of `block` defining a value to each op of `block` using it,
-        also from inside its regions (a value defined inside a region is never an op of
-        `block`, so its uses add nothing; the regions of an op isolated from above, such as
-        a reducer, use nothing of `block` and are not walked). Ops are indexed by identity (an op's own `__hash__`
-        is a Python call); a block argument has no `op` and so no index. The operands are
-        read from the tuple xDSL keeps (`op.operands` builds a view object per access)."""
+    def _data_edges(self) -> None:
+        """An edge from the op of the block defining a value to each op of it using the value,
+        also from inside its regions: a use by a nested op counts for its ancestor in the block.
+        Found from the uses of the block's results, not by walking the regions: a loop body
+        that uses nothing of the block costs nothing here. Each nested user's ancestor is looked
+        up once (`_holder`). Ops are indexed by identity (an op's own `__hash__` is a Python
+        call); a block argument has no defining op and so no edge."""
         index = {id(op): i for i, op in enumerate(self.ops)}
         succs, preds = self.succs, self.preds
-        isolated: dict[type, bool] = {}
-        for i, op in enumerate(self.ops):
-            mine = preds[i]
-            inside = False
-            if op.regions:
-                kind = type(op)
-                if (closed := isolated.get(kind)) is None:
-                    closed = isolated[kind] = op.has_trait(IsolatedFromAbove)
-                inside = not closed
-            for inner in op.walk() if inside else (op,):
-                for value in inner._operands:
-                    j = index.get(id(getattr(value, "op", None)))
-                    if j is not None and j != i:
-                        succs[j].add(i)
-                        mine.add(j)
+        for j, op in enumerate(self.ops):
+            mine = succs[j]
+            for result in op.results:
+                use = result.first_use
+                while use is not None:
+                    user = use.operation
+                    i = index.get(id(user))
+                    if i is None:
+                        i = _holder(user, index)
+                    if i is not None and i >= 0 and i != j:
+                        mine.add(i)
+                        preds[i].add(j)
+                    use = use._next_use
 
     def _side_effect_edges(self) -> None:
+        """A chain through the ops with side effects, in order. Whether an op has any is
+        decided (walking a loop's body) only when at least two ops might: one alone orders
+        nothing."""
+        maybe = [i for i, op in enumerate(self.ops) if _maybe_sequenced(op)]
+        if len(maybe) < 2:
+            return
         previous: int | None = None
-        for i, op in enumerate(self.ops):
-            if _sequenced(op):
+        for i in maybe:
+            if not is_removable(self.ops[i]):
                 if previous is not None:
                     self._edge(previous, i)
                 previous = i
@@ -367,7 +391,7 @@ def plan_groups(
     keys = {i: key for i, op in enumerate(ops) if (key := key_of(op)) is not None}
     if len(set(keys.values())) == len(keys):  # no two candidates share a key
         return Plan()
-    graph = _Graph(ops, block)
+    graph = _Graph(ops)
     for i in graph.controlled:
         keys.pop(i, None)
     planner = _Planner(graph, keys, {i: bytes_of(ops[i]) for i in keys})

@@ -12,6 +12,8 @@
 // OPT: %ax = hlo.all_reduce(%x)
 // OPT: %ay = hlo.all_reduce(%y)
 // OPT-NOT: %combined
+// OPT-LABEL: builtin.module @captured_use
+// OPT: %combined = hlo.all_reduce(%p, %q)
 
 // Independent all-reduces with one key (groups, mode, reducer kind, element type) become ONE
 // variadic all-reduce at the last member's place: operands in order, the first member's channel
@@ -381,3 +383,55 @@ builtin.module @loop attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions 
 // CHECK-NEXT:     func.return %w : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// A use inside a loop body counts for the loop: %a1 reads the loop that reads %a0 (captured
+// from the enclosing block), so it never joins %a0; the independent %a2 does.
+// CHECK-LABEL: builtin.module @captured_use
+// CHECK: %combined = hlo.all_reduce(%p, %q)
+// CHECK: %a0 = hlo.get_tuple_element %combined[0]
+// CHECK: %a2 = hlo.get_tuple_element %combined[1]
+// CHECK: %w = hlo.while(%init)
+// CHECK: %sum = hlo.add %v, %a0
+// CHECK: %a1 = hlo.all_reduce(%g)
+// CHECK-NOT: hlo.all_reduce
+builtin.module @captured_use attributes {hlo.num_replicas = 2 : i64, hlo.num_partitions = 1 : i64} {
+  func.func @main(%p: tensor<4xf32>, %q: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) attributes {hlo.entry} {
+    %a0 = hlo.all_reduce(%p) replica_groups = [] {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = hlo.add %a, %b : tensor<f32>
+      hlo.return %s : tensor<f32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    %zero = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %zero, %q : tuple<tensor<i32>, tensor<4xf32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<4xf32>> condition {
+    ^bb0(%c: tuple<tensor<i32>, tensor<4xf32>>):
+      %i = hlo.get_tuple_element %c[0] : tuple<tensor<i32>, tensor<4xf32>>
+      %two = hlo.constant dense<2> : tensor<i32>
+      %lt = hlo.compare LT, %i, %two : tensor<i32> -> tensor<i1>
+      hlo.return %lt : tensor<i1>
+    } body {
+    ^bb0(%t: tuple<tensor<i32>, tensor<4xf32>>):
+      %j = hlo.get_tuple_element %t[0] : tuple<tensor<i32>, tensor<4xf32>>
+      %v = hlo.get_tuple_element %t[1] : tuple<tensor<i32>, tensor<4xf32>>
+      %sum = hlo.add %v, %a0 : tensor<4xf32>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %k = hlo.add %j, %one : tensor<i32>
+      %r = hlo.tuple %k, %sum : tuple<tensor<i32>, tensor<4xf32>>
+      hlo.return %r : tuple<tensor<i32>, tensor<4xf32>>
+    }
+    %g = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<4xf32>>
+    %a1 = hlo.all_reduce(%g) replica_groups = [] {
+    ^bb0(%a_1: tensor<f32>, %b_1: tensor<f32>):
+      %s_1 = hlo.add %a_1, %b_1 : tensor<f32>
+      hlo.return %s_1 : tensor<f32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    %a2 = hlo.all_reduce(%q) replica_groups = [] {
+    ^bb0(%a_2: tensor<f32>, %b_2: tensor<f32>):
+      %s_2 = hlo.add %a_2, %b_2 : tensor<f32>
+      hlo.return %s_2 : tensor<f32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    func.return %a0, %a1, %a2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+}
