@@ -580,10 +580,14 @@ def test_patched_erase_of_an_unused_value_builds_nothing(monkeypatch: pytest.Mon
         upstream = _erase_all(built)
     # the same IR afterwards; upstream built one ErasedSSAValue per erase (the used value's
     # twice: the refused safe erase builds none), ours only for the value that had a user
-    assert ours[:3] == upstream[:3] == [
-        "unused: None",
-        "used: ErasedSSAValue of tensor<2xf32>",
-        "old value uses: None",
-    ]
+    assert (
+        ours[:3]
+        == upstream[:3]
+        == [
+            "unused: None",
+            "used: ErasedSSAValue of tensor<2xf32>",
+            "old value uses: None",
+        ]
+    )
     assert ours[3] == "erased values built: 1"
     assert upstream[3] == "erased values built: 2", "xDSL no longer builds one: patch 11"
