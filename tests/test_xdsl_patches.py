@@ -591,3 +591,66 @@ def test_patched_erase_of_an_unused_value_builds_nothing(monkeypatch: pytest.Mon
     )
     assert ours[3] == "erased values built: 1"
     assert upstream[3] == "erased values built: 2", "xDSL no longer builds one: patch 11"
+
+
+# --- patch 12: named single operands and results -------------------------------------------
+
+
+def _accessed() -> list[object]:
+    """Every named operand, result and region of a few ops, read through their accessors."""
+    from xdsl.ir import Block, Region
+
+    from neuron_cc.dialects.hlo.collectives import AllReduceOp
+    from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp
+    from neuron_cc.dialects.hlo.data_movement import DynamicUpdateSliceOp
+    from neuron_cc.dialects.hlo.elementwise import AddOp
+
+    block = Block(arg_types=[TensorType(f32, [4]), TensorType(f32, [2]), TensorType(f32, [])])
+    x, y, i = block.args
+    add = AddOp.create(operands=[x, x], result_types=[x.type])
+    tup = TupleOp([x, add.results[0]])
+    gte = GetTupleElementOp(tup, 1)
+    dus = DynamicUpdateSliceOp.create(operands=[x, y, i], result_types=[x.type])
+    reducer = Region(Block(arg_types=[TensorType(f32, []), TensorType(f32, [])]))
+    ar = AllReduceOp.create(operands=[y], result_types=[y.type], regions=[reducer])
+    return [
+        add.lhs, add.rhs, add.result, tup.elements, tup.result, gte.tuple_, gte.result,
+        dus.operand, dus.update, tuple(dus.start_indices), dus.result, ar.regions[0],
+        add.results[0], tup.results[0], tuple(tup.operands[0:1]), type(tup.operands[0:1]),
+    ]  # fmt: skip
+
+
+def test_patched_accessors_read_what_xdsls_read() -> None:
+    ours = _accessed()
+    with xdsl_patches.unpatched():
+        upstream = _accessed()
+
+    # fresh ops each time: compare what each access is (its kind, type and position)
+    def shape(v: object) -> object:
+        if isinstance(v, SSAValue):
+            return (type(v).__name__, str(v.type), getattr(v, "index", None))
+        if isinstance(v, tuple | list):
+            return [shape(e) for e in v]
+        return type(v).__name__ if not isinstance(v, type) else v.__name__
+
+    assert [shape(v) for v in ours] == [shape(v) for v in upstream]
+    assert ours[-1] is upstream[-1]  # a slice of operands is still SSAValues
+
+
+def test_upstream_accessor_still_builds_an_operand_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xdsl.irdl import operations as irdl_operations
+
+    calls: list[int] = []
+    original = irdl_operations.get_op_constructs
+
+    def counting(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(irdl_operations, "get_op_constructs", counting)
+    _accessed()
+    patched = len(calls)
+    with xdsl_patches.unpatched():
+        _accessed()
+    assert patched == 2  # the variadic `elements` and `start_indices` still take xDSL's path
+    assert len(calls) > 10, "xDSL's accessor no longer goes through get_op_constructs: patch 12"

@@ -37,11 +37,13 @@ from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, Tup
 from neuron_cc.dialects.hlo.types import tuple_elements
 
 
-def while_ops_post_order(op: Operation) -> list[WhileOp]:
+def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) -> list[WhileOp]:
     """Every `hlo.while` inside `op` (and `op` itself), inner loops first, else program order.
 
     Only ops with regions are pushed on the work stack (the others cannot contain a loop), so
     this costs one cheap pass over the ops plus work proportional to the region-holding ops.
+    With `channel_ids`, the channel id of every op inside `op` is appended to it (a pass that
+    needs both the loops and `next_channel_id` walks once).
     """
     found: list[WhileOp] = []
     stack: list[tuple[Operation, bool]] = [(op, False)]
@@ -59,6 +61,10 @@ def while_ops_post_order(op: Operation) -> list[WhileOp]:
                 while inner is not None:
                     if inner.regions:
                         nested.append(inner)
+                    if channel_ids is not None:
+                        channel = inner.properties.get("channel_id")
+                        if channel is not None and isinstance(channel, IntegerAttr):
+                            channel_ids.append(channel.value.data)
                     inner = inner.next_op
         nested.reverse()
         stack.extend([(child, False) for child in nested])

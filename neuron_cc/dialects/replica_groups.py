@@ -204,5 +204,7 @@ def next_channel_id(ops: Iterable[object]) -> int:
     for op in ops:
         channel = getattr(op, "properties", none).get("channel_id")
         if channel is not None and isinstance(channel, IntegerAttr):
-            largest = max(largest, int(channel.value.data))
+            value = channel.value.data
+            if value > largest:
+                largest = value
     return largest + 1

@@ -108,7 +108,6 @@ from neuron_cc.dialects.replica_groups import (
     device_counts,
     flattened_participants,
     matches_reference,
-    next_channel_id,
     parse_reference_groups,
 )
 from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
@@ -131,11 +130,10 @@ class _Context:
     replicas: int
     partitions: int
     enable_reduce_scatter: bool
-    module: ModuleOp
     dus_max_size_bytes: int = DEFAULT_DUS_MAX_SIZE_BYTES
-    next_channel: int | None = None
-    """1 + the module's largest channel id, counted before the first rewrite (`before_rewrite`):
-    a module where nothing moves is not walked for it."""
+    next_channel: int = 1
+    """1 + the module's largest channel id, counted before the first rewrite (in the walk that
+    finds the loops)."""
     replication: ReplicationAnalysis | None = None
     moved: dict[str, int] = field(default_factory=dict[str, int])
     slot_users: SlotUsers | None = None
@@ -162,14 +160,7 @@ class _Context:
         )
         return self.replication.is_replicated_within(value, groups)
 
-    def before_rewrite(self) -> None:
-        """Count the module's channel ids while every original collective is still there."""
-        if self.next_channel is None:
-            self.next_channel = next_channel_id(self.module.walk())
-
     def channel(self) -> IntegerAttr:
-        if self.next_channel is None:
-            raise AssertionError("channel ids are counted by before_rewrite()")
         attr = IntegerAttr(self.next_channel, 64)
         self.next_channel += 1
         return attr
@@ -632,7 +623,6 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
     if ctx.remarks.active:
         remark_other_collectives(body, ctx)
     if plan.slices or plan.overwrites or plan.accumulations:
-        ctx.before_rewrite()
         _apply(loop, plan, ctx)
     ctx.count(plan.moved)
 
@@ -670,7 +660,8 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             raise PassFailedException(str(e)) from None
         replicas, partitions = device_counts(op)
         remarks = Remarks(self.name, self.remarks)
-        loops = while_ops_post_order(op)
+        channel_ids: list[int] = []
+        loops = while_ops_post_order(op, channel_ids)
         if partitions > 1 and USE_SPMD_ATTR not in op.attributes:
             for loop in loops:
                 for c in _candidates(loop.body.blocks[0], self.enable_reduce_scatter):
@@ -683,8 +674,8 @@ class WhileLoopAllReduceCodeMotionPass(ModulePass):
             replicas,
             partitions,
             self.enable_reduce_scatter,
-            op,
             self.dus_max_size_bytes,
+            next_channel=max(channel_ids, default=0) + 1,
         )
         for loop in loops:  # innermost first, then program order
             process_loop(loop, state, self.run_setup_passes)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I32,
@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -99,8 +99,12 @@ class TupleOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, elements: Sequence[SSAValue | Operation]) -> None:
-        values = [SSAValue.get(e) for e in elements]
-        super().__init__(operands=[values], result_types=[tuple_type([v.type for v in values])])
+        # one variadic operand group and one result: set directly, as IRDL's generic builder
+        # would (it checks every element again: a 2,000-slot loop tuple costs milliseconds)
+        values = [_as_value(e) for e in elements]
+        Operation.__init__(
+            self, operands=values, result_types=[tuple_type([v.type for v in values])]
+        )
 
     def verify_(self) -> None:
         expected = [e.type for e in self.elements]
@@ -143,6 +147,15 @@ class TupleOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+_VALUE_CLASSES = frozenset((OpResult, BlockArgument))
+"""The SSA value classes an operand is taken as is (`SSAValue.get` is an `isinstance` match)."""
+
+
+def _as_value(e: SSAValue | Operation) -> SSAValue:
+    """`SSAValue.get(e)`, at once for a plain value."""
+    return cast(SSAValue, e) if type(e) in _VALUE_CLASSES else SSAValue.get(e)
+
+
 @irdl_op_definition
 class GetTupleElementOp(IRDLOperation):
     """Element `index` of a tuple: `%e = hlo.get_tuple_element %t[1] : tuple<tensor<f32>, tensor<i32>>`."""
@@ -154,11 +167,11 @@ class GetTupleElementOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, tuple_: SSAValue | Operation, index: int) -> None:
-        if isinstance(tuple_, Operation):
+        if type(tuple_) not in _VALUE_CLASSES and isinstance(tuple_, Operation):
             if len(tuple_.results) != 1:
                 raise ValueError(f"{tuple_.name} has {len(tuple_.results)} results, not one tuple")
             tuple_ = tuple_.results[0]
-        value = tuple_
+        value = cast(SSAValue, tuple_)
         t = value.type
         if not isinstance(t, TupleType) or not 0 <= index < len(t.types.data):
             raise ValueError(f"cannot take element {index} of {t}")
