@@ -7,7 +7,9 @@ neuron pass alone (on a fresh import; `tools/bench_timing.py`'s skipped passes l
 default pipeline, with the cyclic GC paused as in neuron-opt (import pauses it itself) and the
 verification cache emptied before each verification. Each step's time is the fastest of its
 runs (`--repeat`, up to 7 for short steps): on a shared machine the median of three still moves
-a millisecond step by 30-50% between runs, and interference only ever adds time. It reports
+a millisecond step by 30-50% between runs, and interference only ever adds time. The 1x and
+10x runs of a step alternate, round by round, so a drift of the machine's speed between them
+does not enter their ratio. It reports
 t(10x) / t(1x) per step and dimension, marks every ratio above
 `--limit` (12: linear, with noise) as FAIL, and writes bench/dimensions.json, dimensions.md
 (also printed) and dimensions.png (one panel per dimension, matplotlib when it imports). At the
@@ -43,7 +45,16 @@ from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_timing import PIPELINE, SKIPPED_PASSES, fmt_s, make_pass, pass_names, timed
+from bench_timing import (
+    PIPELINE,
+    SKIPPED_PASSES,
+    Run,
+    fmt_s,
+    make_pass,
+    pass_names,
+    timed,
+    timed_side_by_side,
+)
 from gen_dimensions import BASE, generate, width
 
 Json = dict[str, Any]
@@ -61,33 +72,56 @@ def _paused(step: Callable[[], object]) -> Callable[[], object]:
     return run
 
 
-def _steps(text: str, repeat: int) -> dict[str, float | None]:
-    """The fastest of the timed runs (`Timing.best`) of every step on one program (None: the step refused the program)."""
+class _Program:
+    """One size of a dimension's program: its text, an imported module for export and
+    verification, and a fresh import per pass run (`fresh`, into `holder`)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.module = import_hlo(text)
+        self.holder: list[ModuleOp] = []
+
+    def fresh(self) -> None:
+        self.holder.clear()
+        self.holder.append(import_hlo(self.text))
+
+
+def _steps(texts: list[str], repeat: int) -> list[dict[str, float | None]]:
+    """The fastest of the timed runs (`Timing.best`) of every step on each program (None: the
+    step refused it). The sizes of one step are timed side by side, round by round
+    (`timed_side_by_side`): their ratio is not skewed by the machine speeding up or slowing
+    down between them."""
     ctx = make_context()
-    module = import_hlo(text)
-    out: dict[str, float | None] = {}
-    out["import"] = timed(lambda: import_hlo(text), repeat).best
-    out["export"] = timed(_paused(lambda: export_hlo(module)), repeat).best
-    verify_cache.clear()  # the first verification of a module is the one that costs
-    out["verify"] = timed(_paused(module.verify), repeat, verify_cache.clear).best
-    holder: list[ModuleOp] = []
+    programs = [_Program(text) for text in texts]
+    out: list[dict[str, float | None]] = [{} for _ in texts]
 
-    def fresh() -> None:
-        holder.clear()
-        holder.append(import_hlo(text))
+    def record(name: str, runs: list[Run]) -> None:
+        for sizes, timing in zip(out, timed_side_by_side(runs, repeat), strict=True):
+            sizes[name] = timing.best
 
+    record("import", [(lambda p=p: import_hlo(p.text), None) for p in programs])
+    record("export", [(_paused(lambda p=p: export_hlo(p.module)), None) for p in programs])
+    # the first verification of a module is the one that costs
+    record("verify", [(_paused(p.module.verify), verify_cache.clear) for p in programs])
     for name in dict.fromkeys([*pass_names(), PIPELINE]):
         if name in SKIPPED_PASSES:
             continue
         pass_ = make_pass(name)
         try:
-            fresh()
-            pass_.apply(ctx, holder[0])
+            for p in programs:
+                p.fresh()
+                pass_.apply(ctx, p.holder[0])
         except Exception:
-            out[name] = None
+            for sizes in out:
+                sizes[name] = None
             continue
-        step = _paused(lambda pass_=pass_: pass_.apply(ctx, holder[0]))
-        out[name] = timed(step, repeat, fresh).best
+        record(
+            name,
+            [
+                (_paused(lambda p=p, pass_=pass_: pass_.apply(ctx, p.holder[0])), p.fresh)
+                for p in programs
+            ],
+        )
     return out
 
 
@@ -95,12 +129,15 @@ def measure(dimensions: list[str], scale: int, repeat: int) -> Json:
     results: Json = {"scale": scale, "limit": LIMIT, "dimensions": {}}
     for dim in bar(dimensions, "dimensions"):
         n = BASE[dim]
-        sizes = {}
-        for label, size in (("1x", n), (f"{scale}x", n * scale)):
-            text = generate(dim, size)
+        labels = {"1x": n, f"{scale}x": n * scale}
+        texts = {label: generate(dim, size) for label, size in labels.items()}
+        sizes: Json = {}
+        for label, text in texts.items():
             ops = sum(1 for line in text.splitlines() if " = " in line)
-            print(f"  {dim} {label}: n={size}, {ops} instructions", file=sys.stderr, flush=True)
-            sizes[label] = {"n": size, "instructions": ops, "seconds": _steps(text, repeat)}
+            print(f"  {dim} {label}: n={labels[label]}, {ops} instructions", file=sys.stderr)
+            sizes[label] = {"n": labels[label], "instructions": ops}
+        for label, times in zip(texts, _steps(list(texts.values()), repeat), strict=True):
+            sizes[label]["seconds"] = times
         results["dimensions"][dim] = sizes
     return results
 

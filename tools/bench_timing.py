@@ -13,7 +13,7 @@ import io
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,21 +141,36 @@ SHORT_STEP_BUDGET_S = 2.0
 def timed(
     step: Callable[[], object], repeat: int, setup: Callable[[], None] | None = None
 ) -> Timing:
-    result = Timing()
-    # Short steps are noisy: take up to SHORT_STEP_RUNS samples while they stay cheap.
-    while len(result.samples) < repeat or (
-        len(result.samples) < SHORT_STEP_RUNS and sum(result.samples) < SHORT_STEP_BUDGET_S
+    """Samples of `step` (each after `setup`, untimed, and a full collection): `repeat`, or up
+    to `SHORT_STEP_RUNS` while they stay cheap (short steps are noisy)."""
+    return timed_side_by_side([(step, setup)], repeat)[0]
+
+
+Run = tuple[Callable[[], object], Callable[[], None] | None]
+"""A step and its setup (run before each sample, untimed)."""
+
+
+def timed_side_by_side(runs: Sequence[Run], repeat: int) -> list[Timing]:
+    """`timed` for several runs at once, in rounds: each round takes one sample of every run,
+    one after the other, so a drift of the machine's speed over minutes (a shared machine's
+    neighbours) reaches all of them alike and their ratios stay fair. Rounds go on while fewer
+    than `repeat`, or fewer than `SHORT_STEP_RUNS` and the samples so far stay cheap."""
+    results = [Timing() for _ in runs]
+    while len(results[0].samples) < repeat or (
+        len(results[0].samples) < SHORT_STEP_RUNS
+        and sum(sum(r.samples) for r in results) < SHORT_STEP_BUDGET_S
     ):
-        if setup is not None:
-            setup()
-        gc.collect()
-        GC_CLOCK.reset()
-        start = time.perf_counter()
-        step()
-        result.samples.append(time.perf_counter() - start)
-        result.gc_samples.append(GC_CLOCK.seconds)
+        for (step, setup), result in zip(runs, results, strict=True):
+            if setup is not None:
+                setup()
+            gc.collect()
+            GC_CLOCK.reset()
+            start = time.perf_counter()
+            step()
+            result.samples.append(time.perf_counter() - start)
+            result.gc_samples.append(GC_CLOCK.seconds)
     gc.collect()
-    return result
+    return results
 
 
 def pass_names() -> list[str]:

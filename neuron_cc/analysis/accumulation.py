@@ -93,6 +93,18 @@ BITWISE = ("hlo.and", "hlo.or", "hlo.xor")
 class NotMovable(Exception):
     """Why an accumulation cannot be moved (the remark text)."""
 
+    def detached(self) -> NotMovable:
+        """This reason without its traceback and chained exceptions, for keeping or reporting
+        it after its `except` clause. A caught exception kept in a local (or re-raised through
+        a frame holding it) is a reference cycle, frame -> local -> exception -> traceback ->
+        frame, that holds every frame of its raise and their locals; only the cyclic GC frees
+        it, and passes run with the GC paused, so one per refused collective would pile up
+        (and the GC's next collection pays for all of them)."""
+        self.__traceback__ = None
+        self.__context__ = None
+        self.__cause__ = None
+        return self
+
 
 @dataclass
 class Accumulation:

@@ -499,7 +499,7 @@ def _plan_collective(
             op.replica_groups.groups(), ctx.reference
         ):
             raise
-        accumulation_reason = e
+        accumulation_reason = e.detached()
     if returned_slot(op, loop) is not None:
         return [], check_overwrite(op, loop, info)
     try:
@@ -534,7 +534,7 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
         try:
             accumulations, found = _plan_collective(op, loop, ctx, info, reads)
         except NotMovable as e:
-            ctx.remarks.remark(op, str(e))
+            ctx.remarks.remark(op, str(e.detached()))
             continue
         ctx.remarks.remark(op, "moved")
         plan.accumulations.extend(accumulations)
