@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis.entry import find_entry
+from neuron_cc.dialects.op_classes import of_class
 
 
 def collect(
@@ -26,5 +27,5 @@ def collect(
         raise PassFailedException("module has no entry computation")
     wanted = tuple(kinds)
     if entry_only:
-        return [op for op in entry.body.ops if isinstance(op, wanted)]
+        return of_class(entry.body.ops, wanted)
     return [op for op in module.walk() if isinstance(op, wanted)]

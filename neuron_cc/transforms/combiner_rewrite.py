@@ -42,6 +42,7 @@ from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, Whil
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.types import value_bytes
 from neuron_cc.interpreter.cost_model import DEFAULT
+from neuron_cc.transforms.closed_erase import erase_closed
 
 DEFAULT_THRESHOLD_BYTES = 30 * 1024 * 1024
 """30 MiB: XLA:GPU's default combine threshold."""
@@ -170,7 +171,7 @@ def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
             m.results[0].replace_all_uses_with(replacement[m])
             if m.parent is not None:  # still in place when nothing moved
                 m.parent.detach_op(m)
-            m.erase()
+            erase_closed(m)
 
 
 def _blocks(

@@ -115,8 +115,12 @@ def _collectives_in_loops(module: ModuleOp) -> tuple[int, set[Operation]]:
                     total += depth
                     inside.add(op)
             if op.regions:
-                inner = depth + 1 if isinstance(op, WhileOp) else depth
-                stack.extend((b, inner) for r in op.regions for b in r.blocks)
+                inner = depth + 1 if type(op) is WhileOp else depth
+                for region in op.regions:
+                    nested = region.first_block
+                    while nested is not None:
+                        stack.append((nested, inner))
+                        nested = nested.next_block
             op = op.next_op
     return total, inside
 

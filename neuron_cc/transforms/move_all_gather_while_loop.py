@@ -266,7 +266,7 @@ class _Hoister:
 
     def process(self, loop: WhileOp) -> None:
         plan = LoopPlan(loop)
-        gathers = [op for op in loop.body.block.ops if isinstance(op, AllGatherOp)]
+        gathers = of_class(loop.body.block.ops, AllGatherOp)
         for gather in gathers:
             outcome = _not_movable(loop, gather, self.reference)
             if isinstance(outcome, Hoist):

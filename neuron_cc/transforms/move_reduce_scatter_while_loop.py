@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import count
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -75,6 +76,7 @@ from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, Tup
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp, DynamicUpdateSliceOp, ReshapeOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import is_float_type, shape_of, tensor_type, tuple_type
+from neuron_cc.dialects.op_classes import of_class
 from neuron_cc.dialects.replica_groups import next_channel_id
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 
@@ -517,7 +519,7 @@ def _remark_nested(op: Operation, remarks: Remarks) -> None:
 def _plan(loop: WhileOp, remarks: Remarks) -> list[Sink]:
     """The sinkable collectives directly in `loop`'s body (remarks for all of them)."""
     body = loop.body.blocks.first
-    collectives = [op for op in body.ops if isinstance(op, COLLECTIVES)] if body else []
+    collectives = cast(list[Collective], of_class(body.ops, COLLECTIVES)) if body else []
     if not collectives:
         return []
     info = analyze_loop(loop)
