@@ -654,3 +654,62 @@ def test_upstream_accessor_still_builds_an_operand_view(monkeypatch: pytest.Monk
         _accessed()
     assert patched == 2  # the variadic `elements` and `start_indices` still take xDSL's path
     assert len(calls) > 10, "xDSL's accessor no longer goes through get_op_constructs: patch 12"
+
+
+# --- patch 13: replace_all_uses_with by the links ---------------------------------------------
+
+
+def _replaced() -> list[Any]:
+    """What replacing %x by %y leaves: each op's operands and both values' use lists, in order
+    (ops and values by position), and the name hints."""
+    from xdsl.ir import Block
+
+    from neuron_cc.dialects.hlo.control_flow import TupleOp
+    from neuron_cc.dialects.hlo.elementwise import AddOp
+
+    block = Block(arg_types=[TensorType(f32, [2])] * 3)
+    x, y, z = block.args
+    x.name_hint = "x"
+    ops: list[Operation] = [
+        AddOp.create(operands=[x, x], result_types=[x.type]),  # one op using it twice
+        AddOp.create(operands=[y, x], result_types=[x.type]),  # the new value already used
+        TupleOp([z, x, y, x]),
+    ]
+    block.add_ops(ops)
+    values: list[SSAValue] = [x, y, z]
+    x.replace_all_uses_with(y)
+    return [
+        [[values.index(v) for v in op.operands] for op in ops],
+        [[(ops.index(u.operation), u.index) for u in v.uses] for v in values],
+        [v.name_hint for v in values],
+    ]
+
+
+def test_patched_replace_all_uses_leaves_what_xdsl_leaves() -> None:
+    ours = _replaced()
+    with xdsl_patches.unpatched():
+        upstream = _replaced()
+    assert ours == upstream
+    assert ours[0] == [[1, 1], [1, 1], [2, 1, 1, 1]]
+    assert ours[2] == ["x", "x", None]  # the new value takes the old name hint
+
+
+def test_upstream_replace_all_uses_still_goes_through_operand_views(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from xdsl.ir.core import OpOperands
+
+    calls: list[int] = []
+    original = OpOperands.__setitem__
+
+    def counting(self: OpOperands, idx: int, operand: SSAValue) -> None:
+        calls.append(1)
+        original(self, idx, operand)
+
+    monkeypatch.setattr(OpOperands, "__setitem__", counting)
+    _replaced()
+    patched = len(calls)
+    with xdsl_patches.unpatched():
+        _replaced()
+    assert patched == 0
+    assert len(calls) == 5, "xDSL no longer rewrites each use through OpOperands: patch 13"

@@ -76,6 +76,11 @@ The patches (`PATCHES`):
    built per access and `SSAValues.__getitem__` (five Python frames, ~1 us); `op.results[0]`
    pays the last one. The patched accessor indexes the op's operand or result tuple directly;
    `SSAValues[int]` is the tuple's own item (a slice still gives `SSAValues`).
+13. Speed: `SSAValue.replace_all_uses_with` copies the use list into a tuple through a
+   generator and rewrites each use through an `OpOperands` view (which rebuilds the user's
+   operand tuple through three slices). The patched one walks the use list by its links and
+   moves each use (the same `Use` object, so the new value's use list has the same order),
+   rebuilding each user's operand tuple once; the name hint carries over as in xDSL.
 
 Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op definitions.
 """
@@ -412,6 +417,26 @@ _SSA_VALUES_GETITEM = SSAValues.__getitem__
 _TUPLE_ITEM = tuple.__getitem__
 
 
+def _replace_all_uses_with(self: SSAValue, value: SSAValue) -> None:
+    """xDSL's `SSAValue.replace_all_uses_with`: every use of `self` becomes a use of `value`,
+    in the order xDSL moves them (first to last), each user's operand replaced at its index."""
+    if value is self:
+        return
+    use = self.first_use
+    while use is not None:
+        following = use._next_use
+        user = use.operation
+        operands = list(user._operands)
+        index = use.index
+        self.remove_use(use)
+        value.add_use(use)
+        operands[index] = value
+        user._operands = SSAValues(operands)
+        use = following
+    if value.name_hint is None:
+        value.name_hint = self.name_hint
+
+
 def _accessor_get(self: BaseAccessor, obj: Operation | None, objtype: type | None = None) -> Any:
     """xDSL's `BaseAccessor.__get__`; a single operand or result before any variadic one is
     the op's own tuple item."""
@@ -596,6 +621,7 @@ PATCHES = (
     Patch("erase-unused-value-directly", SSAValue, "erase", _ssa_value_erase),
     Patch("single-accessor-reads-the-tuple", BaseAccessor, "__get__", _accessor_get),
     Patch("ssa-values-int-item", SSAValues, "__getitem__", _ssa_values_getitem),
+    Patch("replace-all-uses-by-links", SSAValue, "replace_all_uses_with", _replace_all_uses_with),
 )  # fmt: skip
 
 _ORIGINALS: dict[str, Any] = {p.name: vars(p.owner)[p.attribute] for p in PATCHES}
