@@ -713,3 +713,58 @@ def test_upstream_replace_all_uses_still_goes_through_operand_views(
         _replaced()
     assert patched == 0
     assert len(calls) == 5, "xDSL no longer rewrites each use through OpOperands: patch 13"
+
+
+# --- patch 14: region.blocks[i] by the links ---------------------------------------------------
+
+
+def _indexed_blocks() -> list[object]:
+    """`region.blocks[i]` of a three-block region for every index kind, as block positions."""
+    from xdsl.ir import Block, Region
+
+    blocks = [Block(), Block(), Block()]
+    region = Region(blocks)
+    seen: list[object] = []
+    for idx in (0, 1, 2, 3, -1, -3, -4):
+        try:
+            seen.append(blocks.index(region.blocks[idx]))
+        except IndexError:
+            seen.append("IndexError")
+    seen.append(_first_of_empty())
+    return seen
+
+
+def _first_of_empty() -> str:
+    from xdsl.ir import Region
+
+    try:
+        Region().blocks[0]
+    except IndexError:
+        return "IndexError"
+    return "no error"
+
+
+def test_patched_region_block_index_finds_xdsls_blocks() -> None:
+    ours = _indexed_blocks()
+    with xdsl_patches.unpatched():
+        upstream = _indexed_blocks()
+    assert ours == upstream
+    assert ours == [0, 1, 2, "IndexError", 2, 0, "IndexError", "IndexError"]
+
+
+def test_upstream_region_block_index_still_iterates(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xdsl.ir.core import RegionBlocks
+
+    calls: list[int] = []
+    original = RegionBlocks.__iter__
+
+    def counting(self: RegionBlocks) -> Any:
+        calls.append(1)
+        return original(self)
+
+    monkeypatch.setattr(RegionBlocks, "__iter__", counting)
+    _indexed_blocks()
+    patched = len(calls)
+    with xdsl_patches.unpatched():
+        _indexed_blocks()
+    assert len(calls) - patched >= 4, "xDSL no longer enumerates the blocks: patch 14"

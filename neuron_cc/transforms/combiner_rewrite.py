@@ -223,9 +223,10 @@ def combine_collectives(
     created = members = 0
     for block in _blocks(module, skip_while_bodies, candidates):
         plan = plan_groups(block, key_of, bytes_of, limits)
-        for group in plan.groups:
-            names = ", ".join(describe(m) for m in group)
-            remarks.remark(group[-1], f"combined {len(group)} into one: {names}")
+        if remarks.active:  # nothing is formatted for a silent pass
+            for group in plan.groups:
+                names = ", ".join(describe(m) for m in group)
+                remarks.remark(group[-1], f"combined {len(group)} into one: {names}")
         if plan.groups:
             apply_plan(block, plan, relabel)
             created += len(plan.groups)

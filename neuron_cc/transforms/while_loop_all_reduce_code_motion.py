@@ -181,7 +181,9 @@ def _basic_problem(op: CollectiveOp, ctx: _Context, kind: str | None) -> str | N
         return f"element type {element_type_name(element.element_type)} is not supported"
     if op.constrain_layout is not None:
         return "constrain_layout is set"
-    if not matches_reference(op.replica_groups.groups(), ctx.reference):
+    if ctx.reference is not None and not matches_reference(
+        op.replica_groups.groups(), ctx.reference
+    ):
         return "replica groups do not match reference-replica-groups"
     return None
 
@@ -495,8 +497,9 @@ def _plan_collective(
     except NotMovable as e:
         if isinstance(op, AllReduceOp) and str(e).endswith("result: compare"):
             e = _flag_reason(op, loop, e)
-        if not isinstance(op, AllReduceOp) or not matches_reference(
-            op.replica_groups.groups(), ctx.reference
+        if not isinstance(op, AllReduceOp) or (
+            ctx.reference is not None
+            and not matches_reference(op.replica_groups.groups(), ctx.reference)
         ):
             raise
         accumulation_reason = e.detached()
