@@ -11,6 +11,10 @@ of while loops". It ends with `all-reduce-combiner`, `all-gather-combiner` and
 `reduce-scatter-combiner` (in that order, each with `threshold-bytes`, default 30 MiB, or
 `auto`, the combiners' alpha-beta rule, and threshold-count 256): the collectives the motion left side by side after a loop, and the
 independent ones of a loop body, become one launch each. `combine=false` leaves them out.
+A pass whose op kind the module does not hold (after the asynchronous pairs became synchronous:
+no all-gather, so no all-gather hoist or combiner; no reduce-scatter, so no reduce-scatter
+combiner) is not run: it would walk the module and find nothing (with `remarks`, every
+combiner runs, to print its summary).
 Drivers never run it implicitly; it exists so users can write `-p neuron-default-pipeline`.
 """
 
@@ -24,7 +28,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from neuron_cc.analysis.remarks import Remarks
-from neuron_cc.dialects.hlo.collectives import CollectiveOp
+from neuron_cc.dialects.hlo.collectives import AllGatherOp, CollectiveOp
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.dialects.hlo.p2p import CollectivePermuteOp, RecvOp, SendOp
 from neuron_cc.transforms.combiner_rewrite import DEFAULT_THRESHOLD_BYTES
@@ -42,7 +46,7 @@ class NeuronDefaultPipelinePass(ModulePass):
     combine: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        self._move(ctx, op)
+        present = self._move(ctx, op)
         if self.combine:
             from neuron_cc.transforms.all_gather_combiner import AllGatherCombinerPass
             from neuron_cc.transforms.all_reduce_combiner import AllReduceCombinerPass
@@ -53,9 +57,14 @@ class NeuronDefaultPipelinePass(ModulePass):
                 AllGatherCombinerPass,
                 ReduceScatterCombinerPass,
             ):
-                combiner(threshold_bytes=self.threshold_bytes, remarks=self.remarks).apply(ctx, op)
+                if self.remarks or combiner.OP in present:  # else it has nothing to combine
+                    combiner(threshold_bytes=self.threshold_bytes, remarks=self.remarks).apply(
+                        ctx, op
+                    )
 
-    def _move(self, ctx: Context, op: ModuleOp) -> None:
+    def _move(self, ctx: Context, op: ModuleOp) -> set[type[Operation]]:
+        """The motion rounds; the collective classes the module holds after them (a pass
+        whose ops the module does not hold has nothing to do: it is not run)."""
         from neuron_cc.transforms.hlo_sync_collectives import HloSyncCollectivesPass
         from neuron_cc.transforms.move_all_gather_while_loop import MoveAllGatherWhileLoopPass
         from neuron_cc.transforms.move_reduce_scatter_while_loop import (
@@ -66,22 +75,24 @@ class NeuronDefaultPipelinePass(ModulePass):
         )
 
         HloSyncCollectivesPass().apply(ctx, op)
-        left, inside = _collectives_in_loops(op)
+        left, inside, present = _collectives_in_loops(op)
         remarks = self.remarks
         for round_ in range(1, _MAX_ROUNDS + 1):
             WhileLoopAllReduceCodeMotionPass(
                 enable_reduce_scatter=True, run_setup_passes=True, remarks=remarks
             ).apply(ctx, op)
             MoveReduceScatterWhileLoopPass(remarks=remarks).apply(ctx, op)
-            MoveAllGatherWhileLoopPass(remarks=remarks).apply(ctx, op)
-            now, after = _collectives_in_loops(op)
+            if AllGatherOp in present:  # the passes above never create one
+                MoveAllGatherWhileLoopPass(remarks=remarks).apply(ctx, op)
+            now, after, present = _collectives_in_loops(op)
             if round_ > 1 and self.remarks and now < left:
                 Remarks(self.name, True).summary(
                     f"round {round_} moved {left - now} more collectives out of while loops"
                 )
             if now >= left or not after - inside:
-                return  # a fixed point, or no collective the round put inside a loop
+                return present  # a fixed point, or no collective the round put inside a loop
             left, inside, remarks = now, after, False
+        return present
 
 
 _MAX_ROUNDS = 8
@@ -93,21 +104,25 @@ rebuilt a loop around a remaining one) exposes nothing: the pipeline stops after
 running a confirming round."""
 
 
-def _collectives_in_loops(module: ModuleOp) -> tuple[int, set[Operation]]:
+def _collectives_in_loops(
+    module: ModuleOp,
+) -> tuple[int, set[Operation], set[type[Operation]]]:
     """The sum over collectives of their `hlo.while` nesting depth (a collective moved out of
-    one of its loops lowers it by one) and the collectives inside a loop (the op objects: held,
-    so a new op never takes an old one's identity). One walk with an explicit stack of blocks;
-    whether an op class is a collective is decided once per class."""
+    one of its loops lowers it by one), the collectives inside a loop (the op objects: held,
+    so a new op never takes an old one's identity) and the op classes anywhere in the module. One walk with an explicit stack of blocks; whether an op class is a collective is
+    decided once per class."""
     total = 0
     inside: set[Operation] = set()
+    present: set[type[Operation]] = set()
     kinds: dict[type, bool] = {}
     stack = [(block, 0) for region in module.regions for block in region.blocks]
     while stack:
         block, depth = stack.pop()
         op = block.first_op
         while op is not None:
+            cls = type(op)
+            present.add(cls)
             if depth:
-                cls = type(op)
                 collective = kinds.get(cls)
                 if collective is None:
                     collective = kinds[cls] = issubclass(cls, _COLLECTIVES)
@@ -122,7 +137,7 @@ def _collectives_in_loops(module: ModuleOp) -> tuple[int, set[Operation]]:
                         stack.append((nested, inner))
                         nested = nested.next_block
             op = op.next_op
-    return total, inside
+    return total, inside, present
 
 
 _COLLECTIVES = (CollectiveOp, CollectivePermuteOp, SendOp, RecvOp)
