@@ -50,13 +50,14 @@ def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) ->
     while stack:
         current, expanded = stack.pop()
         if expanded:
-            if isinstance(current, WhileOp):
+            if type(current) is WhileOp:  # (no subclass: an ABC isinstance is a Python call)
                 found.append(current)
             continue
         stack.append((current, True))
         nested: list[Operation] = []
         for region in current.regions:
-            for block in region.blocks:
+            block = region.first_block
+            while block is not None:
                 inner = block.first_op
                 while inner is not None:
                     if inner.regions:
@@ -66,6 +67,7 @@ def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) ->
                         if channel is not None and isinstance(channel, IntegerAttr):
                             channel_ids.append(channel.value.data)
                     inner = inner.next_op
+                block = block.next_block
         nested.reverse()
         stack.extend([(child, False) for child in nested])
     return found

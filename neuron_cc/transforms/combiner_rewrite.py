@@ -196,10 +196,12 @@ def _blocks(
             if type(op) is candidates:
                 count += 1
             if op.regions:
-                body = op.body if skip_while_bodies and isinstance(op, WhileOp) else None
-                inner_blocks.extend(
-                    (b, region is body) for region in op.regions for b in region.blocks
-                )
+                body = op.body if skip_while_bodies and type(op) is WhileOp else None
+                for region in op.regions:
+                    nested = region.first_block
+                    while nested is not None:
+                        inner_blocks.append((nested, region is body))
+                        nested = nested.next_block
             op = op.next_op
         if candidates is not None and count < 2:
             found[position] = None

@@ -167,5 +167,16 @@ def run_setup(body: Block, enable_reduce_scatter: bool) -> None:
     applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)  # dead users matter
     kinds = (AllReduceOp, ReduceScatterOp) if enable_reduce_scatter else (AllReduceOp,)
     for op in of_class(body.ops, kinds):  # what the patterns match
-        if op.parent is body:
+        if op.parent is body and _may_rewrite(op):
             applier.match_and_rewrite(op, PatternRewriter(op))
+
+
+def _may_rewrite(op: Operation) -> bool:
+    """What both patterns check first: the collective's only user is a convert (or, for a
+    reduce-scatter, a transpose). Asked before a rewriter is built for the op: most
+    collectives of a loop body feed an accumulation and match neither pattern."""
+    result = op.results[0]
+    if not result.has_one_use():
+        return False
+    first = result.first_use
+    return first is not None and isinstance(first.operation, ConvertOp | TransposeOp)
