@@ -66,7 +66,7 @@ def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) ->
                         channel = inner.properties.get("channel_id")
                         if channel is not None and isinstance(channel, IntegerAttr):
                             channel_ids.append(channel.value.data)
-                    inner = inner.next_op
+                    inner = inner._next_op
                 block = block.next_block
         nested.reverse()
         stack.extend([(child, False) for child in nested])

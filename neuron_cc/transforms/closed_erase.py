@@ -22,14 +22,15 @@ def has_closed_regions(op: Operation) -> bool:
     return all(reduction_kind(region) is not None for region in op.regions)
 
 
-def erase_closed(op: Operation) -> None:
-    """Erase `op`: detached, its results unused and its regions closed (`has_closed_regions`;
-    any other op takes xDSL's `erase`)."""
+def erase_closed(op: Operation, known_closed: bool = False) -> None:
+    """Erase `op`: detached, its results unused and its regions closed (`has_closed_regions`,
+    checked unless the caller already knows it: `known_closed`; any other op takes xDSL's
+    `erase`)."""
     if op.parent is not None:
         raise ValueError("erase_closed: the op is still in a block (detach it first)")
     if any(result.first_use is not None for result in op.results):
         raise ValueError(f"erase_closed: a result of {op.name} is still used")
-    if op.successors or not has_closed_regions(op):
+    if op.successors or not (known_closed or has_closed_regions(op)):
         op.erase()
         return
     for operand, use in zip(op._operands, op._operand_uses, strict=True):

@@ -150,8 +150,12 @@ def _combined(
     return [*before, combined, *after], replacement
 
 
-def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
-    """Rewrite `block` as `plan` says."""
+def apply_plan(
+    block: Block, plan: Plan, relabel: Relabel | None, known_closed: bool = False
+) -> None:
+    """Rewrite `block` as `plan` says. `known_closed`: every member's regions are simple
+    reducers (the combiner's key holds their `reduction_kind`), so erasing a member need not
+    check them again."""
     built = [_combined(group, relabel) for group in plan.groups]
     order = plan.order
     if order is None:
@@ -171,7 +175,7 @@ def apply_plan(block: Block, plan: Plan, relabel: Relabel | None) -> None:
             m.results[0].replace_all_uses_with(replacement[m])
             if m.parent is not None:  # still in place when nothing moved
                 m.parent.detach_op(m)
-            erase_closed(m)
+            erase_closed(m, known_closed)
 
 
 def _blocks(
@@ -202,7 +206,7 @@ def _blocks(
                     while nested is not None:
                         inner_blocks.append((nested, region is body))
                         nested = nested.next_block
-            op = op.next_op
+            op = op._next_op
         if candidates is not None and count < 2:
             found[position] = None
         stack.extend(reversed(inner_blocks))
@@ -219,9 +223,11 @@ def combine_collectives(
     skip_while_bodies: bool = False,
     relabel: Relabel | None = None,
     candidates: type[Operation] | None = None,
+    closed_regions: bool = False,
 ) -> int:
     """Combine in every block; the number of combined ops created. A remark per combined op
-    names its members; the summary counts them."""
+    names its members; the summary counts them. `closed_regions`: `key_of` gives a key only to
+    ops whose regions are simple reducers (`apply_plan`'s `known_closed`)."""
     created = members = 0
     for block in _blocks(module, skip_while_bodies, candidates):
         plan = plan_groups(block, key_of, bytes_of, limits)
@@ -230,7 +236,7 @@ def combine_collectives(
                 names = ", ".join(describe(m) for m in group)
                 remarks.remark(group[-1], f"combined {len(group)} into one: {names}")
         if plan.groups:
-            apply_plan(block, plan, relabel)
+            apply_plan(block, plan, relabel, closed_regions)
             created += len(plan.groups)
             members += sum(len(g) for g in plan.groups)
     remarks.summary(f"combined {members} collectives into {created}")
@@ -359,4 +365,5 @@ class CombinerPass(ModulePass):
             skip_while_bodies=self.skip_while_bodies,
             relabel=relabel,
             candidates=self.OP,
+            closed_regions=self.REDUCES,  # the key holds the reducer's kind (never None)
         )

@@ -136,7 +136,7 @@ def _collectives_in_loops(
                     while nested is not None:
                         stack.append((nested, inner))
                         nested = nested.next_block
-            op = op.next_op
+            op = op._next_op
     return total, inside, present
 
 
