@@ -35,6 +35,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.types import tuple_elements
+from neuron_cc.dialects.replica_groups import channel_id
 
 
 def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) -> list[WhileOp]:
@@ -62,10 +63,8 @@ def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) ->
                 while inner is not None:
                     if inner.regions:
                         nested.append(inner)
-                    if channel_ids is not None:
-                        channel = inner.properties.get("channel_id")
-                        if channel is not None and isinstance(channel, IntegerAttr):
-                            channel_ids.append(channel.value.data)
+                    if channel_ids is not None and (channel := channel_id(inner)) is not None:
+                        channel_ids.append(channel)
                     inner = inner._next_op
                 block = block.next_block
         nested.reverse()

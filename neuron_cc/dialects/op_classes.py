@@ -12,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar, overload
 
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation, OpResult
 
 T = TypeVar("T", bound=Operation)
+
+VALUE_CLASSES = frozenset({OpResult, BlockArgument})
+"""The exact classes of a live SSA value (not an `ErasedSSAValue`): `type(v) in VALUE_CLASSES`
+answers what `isinstance(v, SSAValue)` would for them without the ABC's Python frame."""
 
 
 @overload

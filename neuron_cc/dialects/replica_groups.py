@@ -197,14 +197,12 @@ def matches_reference(
     return [tuple(g) for g in groups] == [tuple(g) for g in reference]
 
 
-def next_channel_id(ops: Iterable[object]) -> int:
+def channel_id(op: Operation) -> int | None:
+    """The op's `channel_id` property as an int (None: it has none)."""
+    channel = op.properties.get("channel_id")
+    return channel.value.data if isinstance(channel, IntegerAttr) else None
+
+
+def next_channel_id(ops: Iterable[Operation]) -> int:
     """XLA's NextChannelId: 1 + the largest channel_id among `ops` (1 if none)."""
-    largest = 0
-    none: dict[str, object] = {}
-    for op in ops:
-        channel = getattr(op, "properties", none).get("channel_id")
-        if channel is not None and isinstance(channel, IntegerAttr):
-            value = channel.value.data
-            if value > largest:
-                largest = value
-    return largest + 1
+    return max((c for op in ops if (c := channel_id(op)) is not None), default=0) + 1

@@ -116,7 +116,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, BlockArgument, BlockOps, Operation, OpResult, Region, SSAValue, Use
+from xdsl.ir import Block, BlockOps, Operation, OpResult, Region, SSAValue, Use
 from xdsl.ir.core import ErasedSSAValue, RegionBlocks, SSAValues
 from xdsl.irdl import IRDLOperation, OptionalDef, base
 from xdsl.irdl.operations import BaseAccessor, BeforeVariadicSingleAccessor, VarIRConstruct
@@ -124,6 +124,8 @@ from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
+
+from neuron_cc.dialects.op_classes import VALUE_CLASSES
 
 PINNED_XDSL = "0.75.0"
 """The one xDSL version these patches are written for (pyproject pins it exactly)."""
@@ -512,17 +514,13 @@ def _isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
                     regions += child_op.regions
 
 
-_LIVE_VALUES = frozenset({OpResult, BlockArgument})
-"""Exact value classes that are not `ErasedSSAValue` (others take the isinstance test)."""
-
-
 def _operation_verify(self: Operation, verify_nested_ops: bool = True) -> None:
     """xDSL's `Operation.verify`: the same checks in the same order with the same errors,
     reading the fields (xDSL builds an operand and a successor view, compares blocks with a
     Python `__eq__`, counts the region's blocks by walking them, and recurses through
     `Region.verify` / `Block.verify`, which this inlines)."""
     for operand in self._operands:
-        if type(operand) not in _LIVE_VALUES and isinstance(operand, ErasedSSAValue):
+        if type(operand) not in VALUE_CLASSES and isinstance(operand, ErasedSSAValue):
             raise ValueError("Erased SSA value is used by the operation")
     parent_block = self.parent
     parent_region = None if parent_block is None else parent_block.parent

@@ -151,9 +151,9 @@ def _combined(
 
 
 def apply_plan(
-    block: Block, plan: Plan, relabel: Relabel | None, known_closed: bool = False
+    block: Block, plan: Plan, relabel: Relabel | None, closed_regions: bool = False
 ) -> None:
-    """Rewrite `block` as `plan` says. `known_closed`: every member's regions are simple
+    """Rewrite `block` as `plan` says. `closed_regions`: every member's regions are simple
     reducers (the combiner's key holds their `reduction_kind`), so erasing a member need not
     check them again."""
     built = [_combined(group, relabel) for group in plan.groups]
@@ -175,7 +175,7 @@ def apply_plan(
             m.results[0].replace_all_uses_with(replacement[m])
             if m.parent is not None:  # still in place when nothing moved
                 m.parent.detach_op(m)
-            erase_closed(m, known_closed)
+            erase_closed(m, closed_regions)
 
 
 def _blocks(
@@ -227,7 +227,7 @@ def combine_collectives(
 ) -> int:
     """Combine in every block; the number of combined ops created. A remark per combined op
     names its members; the summary counts them. `closed_regions`: `key_of` gives a key only to
-    ops whose regions are simple reducers (`apply_plan`'s `known_closed`)."""
+    ops whose regions are simple reducers (see `apply_plan`)."""
     created = members = 0
     for block in _blocks(module, skip_while_bodies, candidates):
         plan = plan_groups(block, key_of, bytes_of, limits)

@@ -109,8 +109,9 @@ def _collectives_in_loops(
 ) -> tuple[int, set[Operation], set[type[Operation]]]:
     """The sum over collectives of their `hlo.while` nesting depth (a collective moved out of
     one of its loops lowers it by one), the collectives inside a loop (the op objects: held,
-    so a new op never takes an old one's identity) and the op classes anywhere in the module. One walk with an explicit stack of blocks; whether an op class is a collective is
-    decided once per class."""
+    so a new op never takes an old one's identity) and the op classes anywhere in the module.
+    One walk with an explicit stack of blocks; whether an op class is a collective is decided
+    once per class."""
     total = 0
     inside: set[Operation] = set()
     present: set[type[Operation]] = set()

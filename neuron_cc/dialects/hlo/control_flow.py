@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -74,6 +74,7 @@ from neuron_cc.dialects.hlo.types import (
     tuple_elements,
     tuple_type,
 )
+from neuron_cc.dialects.op_classes import VALUE_CLASSES
 
 
 @irdl_op_definition
@@ -147,13 +148,9 @@ class TupleOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
-_VALUE_CLASSES = frozenset((OpResult, BlockArgument))
-"""The SSA value classes an operand is taken as is (`SSAValue.get` is an `isinstance` match)."""
-
-
 def _as_value(e: SSAValue | Operation) -> SSAValue:
     """`SSAValue.get(e)`, at once for a plain value."""
-    return cast(SSAValue, e) if type(e) in _VALUE_CLASSES else SSAValue.get(e)
+    return cast(SSAValue, e) if type(e) in VALUE_CLASSES else SSAValue.get(e)
 
 
 @irdl_op_definition
@@ -167,7 +164,7 @@ class GetTupleElementOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, tuple_: SSAValue | Operation, index: int) -> None:
-        if type(tuple_) not in _VALUE_CLASSES and isinstance(tuple_, Operation):
+        if type(tuple_) not in VALUE_CLASSES and isinstance(tuple_, Operation):
             if len(tuple_.results) != 1:
                 raise ValueError(f"{tuple_.name} has {len(tuple_.results)} results, not one tuple")
             tuple_ = tuple_.results[0]
