@@ -43,7 +43,13 @@ The patches (`PATCHES`):
    on every op (~10 us of a ~15 us `create`). The patched constructor sets the same fields in the
    same order (operand uses added first to last, so use lists read as xDSL's do) and fills the
    defaults from a table built once per op class; an op class that defines its own
-   `__post_init__` still gets it called.
+   `__post_init__` still gets it called. It also sets `parent`, `_next_op` and `_prev_op`
+   (xDSL leaves them to the class defaults until the op is linked into a block): on CPython
+   3.11 an instance keeps its fields in a compact values array only while its class's shared
+   key table can take each new name, and that table's room shrinks with every instance built,
+   so a class whose first few dozen ops were built before one was linked (the importer builds
+   a body, then links it) gave every op of it a dict of its own: 15% more memory per op of a
+   loop body and a cache line more per field read (tests/test_op_instance_layout.py).
 7. Speed: `IntegerAttr(v, 64)` builds a new `IntegerType` and runs the generic parameter
    verification on every call (~30 us; an op's index or channel id costs more than the op). For
    an `int` value and a signless 8/16/32/64-bit type (given as a width or the type), the
@@ -355,7 +361,8 @@ def _operation_init(
     successors: Any = (),
     regions: Any = (),
 ) -> None:
-    """xDSL's `Operation.__init__` (same fields, same use-list order), without its detours."""
+    """xDSL's `Operation.__init__` (same fields, same use-list order), without its detours; the
+    link fields set too, so they enter the class's shared key table with its first op."""
     values = operands if type(operands) is SSAValues else SSAValues(operands)
     uses = tuple([Use(self, i) for i in range(len(values))])
     for value, use in zip(values, uses):
@@ -368,6 +375,9 @@ def _operation_init(
     self.properties = props
     self.attributes = attrs
     self.location = UNKNOWN_LOC if location is None else location
+    self.parent = None
+    self._next_op = None
+    self._prev_op = None
     if successors:
         self.successors = list(successors)
     self.regions = ()
