@@ -23,9 +23,11 @@ through a cycle.
 
 Until the first contraction the graph is the block's own, and whether a candidate depends on a
 member is read from reachability bitmasks computed once (`_Graph.reaching`: one forward pass,
-the candidates reaching each node): a chain of dependent collectives, where every round skips
-candidates, then costs no search at all. A "depends" answer stays true after contractions
-(they only add paths); a "does not depend" answer after one is the round's search's.
+the candidates reaching each node), with a bit for each candidate the first round can take
+(`_Planner._first_round_bits`; the masks then cost nodes x min(candidates, threshold_count) / 64
+words): the first round, over a chain of dependent collectives where it skips candidates, costs
+no search at all. A "depends" answer stays true after contractions (they only add paths); a
+"does not depend" answer after one is the round's search's.
 
 The contracted node takes the position of its last member; the ops that depend on an earlier
 member and stood before it move right after it, in their order (XLA's post order does the
@@ -62,8 +64,7 @@ Position = tuple[int, ...]
 MAX_SKIPPED = 8
 """Dependent candidates a round skips before it stops (see the module docstring)."""
 MAX_MASKED = 4096
-"""Blocks with more candidates leave out the reachability masks (each node's mask holds a bit
-per candidate: the pass costs nodes x min(candidates, this) / 64 machine words, linear)."""
+"""At most this many candidates get a bit in the reachability masks (`_first_round_bits`)."""
 
 
 @dataclass(frozen=True)
@@ -305,16 +306,34 @@ class _Planner:
             heapq.heapify(queue)
         self.groups: list[list[int]] = []
         self.moved_any = False
-        self.bits = {c: 1 << k for k, c in enumerate(keys)} if len(keys) <= MAX_MASKED else {}
-        self.reaching = graph.reaching(self.bits) if self.bits else []
-        """Valid while `groups` is empty (no contraction yet)."""
+        self.bits: dict[int, int] = {}
+        self.reaching: list[int] = []
+        """Per node, the bits of the candidates with a path to it (`_first_round_bits`); a
+        "no" is exact only before the first contraction, a "yes" stays true."""
 
-    def depends(self, candidate: int, members: int, search: _Round) -> bool:
-        """Whether `candidate` depends on a member of the group (`members`: their bits)."""
+    def _first_round_bits(self, limits: Limits) -> dict[int, int]:
+        """A bit for each candidate the first round can take: the first `threshold_count` +
+        `MAX_SKIPPED` (at most `MAX_MASKED`) of the first round's key, in order, leaving out
+        the ones too big alone (dropped unseen). A round takes at most `threshold_count`
+        members (each adds a buffer) and skips at most `MAX_SKIPPED`, so the masks cost nodes
+        x min(that, candidates) / 64 words, not nodes x candidates: after the first contraction
+        every "no" is searched for anyway. A member without a bit (an operand-less collective
+        adds no buffer) makes the round search instead (`round`)."""
+        wanted = min(limits.threshold_count + MAX_SKIPPED, MAX_MASKED)
+        fits = [c for c in self.keys if self.sizes[c] <= limits.threshold_bytes]
+        if not fits:
+            return {}
+        first_key = self.keys[fits[0]]
+        chosen = [c for c in fits if self.keys[c] == first_key][:wanted]
+        return {c: 1 << k for k, c in enumerate(chosen)}
+
+    def depends(self, candidate: int, members: int, search: _Round, exact: bool) -> bool:
+        """Whether `candidate` depends on a member of the group (`members`: their bits; `exact`:
+        every member has one)."""
         if self.bits:
             if self.reaching[candidate] & members:
                 return True
-            if not self.groups:
+            if exact and not self.groups:
                 return False
         return search.depends(candidate)
 
@@ -326,6 +345,8 @@ class _Planner:
         return queue[0][1] if queue else None
 
     def run(self, limits: Limits) -> None:
+        self.bits = self._first_round_bits(limits)
+        self.reaching = self.graph.reaching(self.bits) if self.bits else []
         while (first := self.current(self.everything)) is not None:
             if self.sizes[first] > limits.threshold_bytes:
                 self.remaining.discard(first)
@@ -342,6 +363,7 @@ class _Planner:
         search = _Round(self.graph)
         bits = 0
         skipped: Queue = []
+        exact = True
         while (c := self.current(queue)) is not None:
             size = self.sizes[c]
             if size > limits.threshold_bytes:
@@ -351,7 +373,7 @@ class _Planner:
             over = limits.too_big(total + size, len(group) + 1)
             if over or buffers + width > limits.threshold_count:
                 break
-            if group and self.depends(c, bits, search):
+            if group and self.depends(c, bits, search, exact):
                 skipped.append(heapq.heappop(queue))
                 if len(skipped) >= MAX_SKIPPED:
                     break
@@ -362,7 +384,11 @@ class _Planner:
             total += size
             buffers += width
             search.add(c)
-            bits |= self.bits.get(c, 0)
+            bit = self.bits.get(c)
+            if bit is None:
+                exact = False
+            else:
+                bits |= bit
             if buffers >= limits.threshold_count:
                 break
         for entry in skipped:
