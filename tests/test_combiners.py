@@ -185,6 +185,24 @@ def test_dependent_all_reduces_are_not_combined_through_any_path() -> None:
     assert _count(_run(_module(body, PARAMS)), "hlo.all_reduce") == 2
 
 
+def test_members_without_a_reachability_bit_are_searched_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With bits for only two candidates (the cap lowered), ar2 and ar3 join the first round
+    without one: ar4 reads ar3, which no mask shows, so the round must search and skip it."""
+    from neuron_cc.analysis import combine_plan
+
+    monkeypatch.setattr(combine_plan, "MAX_MASKED", 2)
+    body = _ars(4) + (
+        "  n = f32[5] negate(ar3)\n"
+        "  ar4 = f32[5] all-reduce(n), replica_groups={}, to_apply=add\n"
+        "  ROOT t = (f32[2], f32[3], f32[4], f32[5], f32[5]) tuple(ar0, ar1, ar2, ar3, ar4)\n"
+    )
+    after = _run(_module(body, PARAMS))
+    assert _count(after, "hlo.all_reduce") == 2
+    assert "hlo.all_reduce(%p0, %p1, %p2, %p3)" in str(after)
+
+
 def test_side_effects_keep_their_order() -> None:
     """ar0 feeds a side-effecting custom call that runs before another one feeding ar1:
     combining would move the first call after the second."""

@@ -78,3 +78,67 @@ def test_launches_drop_to_one_per_accumulation() -> None:
     assert r["launches"]["reduce-scatter"][1] == 1
     r = pipeline_case(CORPUS, "fsdp_allgather_carried_weight")
     assert r["launches"]["all-gather"][1] == 1
+
+
+def _body(name: str, inner: str = "") -> str:
+    """A loop body with two all-reduces (after a loop of `inner`'s body, when given)."""
+    loop = (
+        f"  w = (s32[], f32[4]) while(p), condition=cond, body={inner}\n"
+        "  x = f32[4] get-tuple-element(w), index=1\n"
+        if inner
+        else "  x = f32[4] get-tuple-element(p), index=1\n"
+    )
+    return (
+        f"{name} {{\n  p = (s32[], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+        f"{loop}"
+        "  a = f32[4] all-reduce(x), replica_groups={}, to_apply=add\n"
+        "  b = f32[4] all-reduce(x), replica_groups={}, to_apply=add\n"
+        "  s = f32[4] add(a, b)\n  ROOT t = (s32[], f32[4]) tuple(i, s)\n}\n"
+    )
+
+
+_SIBLING_BODIES = (
+    "HloModule siblings\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(a, b)\n}\n"
+    "cond {\n  p = (s32[], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+    "  n = s32[] constant(4)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+    + _body("inner")
+    + _body("outer", "inner")
+    + _body("second")
+    + "ENTRY main {\n  x = f32[4] parameter(0)\n  z = s32[] constant(0)\n"
+    "  t = (s32[], f32[4]) tuple(z, x)\n"
+    "  w1 = (s32[], f32[4]) while(t), condition=cond, body=outer\n"
+    "  w2 = (s32[], f32[4]) while(t), condition=cond, body=second\n"
+    "  y1 = f32[4] get-tuple-element(w1), index=1\n  y2 = f32[4] get-tuple-element(w2), index=1\n"
+    "  ROOT r = f32[4] add(y1, y2)\n}\n"
+)
+"""Three loop bodies with two all-reduces each: the first loop's (with the nested loop's inside
+it) and the second's, siblings: pre-order puts the nested body between them."""
+
+
+def test_the_census_finds_the_blocks_each_combiner_would_walk_for() -> None:
+    """The pipeline hands each combiner the blocks its census found; they must be exactly the
+    ones (same order) the combiner's own walk picks, on every corpus module, before and after
+    the motion, in loop bodies too."""
+    from xdsl.ir import Block
+
+    from neuron_cc.dialects.hlo.control_flow import WhileOp
+    from neuron_cc.testing.ir import neuron_context
+    from neuron_cc.transforms.combiner_rewrite import _blocks
+    from neuron_cc.transforms.default_pipeline import _COMBINED, NeuronDefaultPipelinePass, _census
+    from neuron_cc.translate.hlo_text.importer import import_hlo
+
+    found: list[Block] = []
+    modules = [(path, path.read_text()) for path in sorted(CORPUS.glob("*/*.hlo"))]
+    modules.append((Path("siblings.hlo"), _SIBLING_BODIES))
+    for path, text in modules:
+        module = import_hlo(text, str(path))
+        for _ in range(2):
+            census = _census(module)
+            for cls in _COMBINED:
+                expected = _blocks(module, False, cls)
+                assert census.blocks.get(cls, []) == expected, (path, cls)
+                found += expected
+            NeuronDefaultPipelinePass(combine=False).apply(neuron_context(), module)
+    assert len(found) > 20
+    assert any(isinstance(block.parent_op(), WhileOp) for block in found)

@@ -224,12 +224,16 @@ def combine_collectives(
     relabel: Relabel | None = None,
     candidates: type[Operation] | None = None,
     closed_regions: bool = False,
+    blocks: list[Block] | None = None,
 ) -> int:
     """Combine in every block; the number of combined ops created. A remark per combined op
     names its members; the summary counts them. `closed_regions`: `key_of` gives a key only to
-    ops whose regions are simple reducers (see `apply_plan`)."""
+    ops whose regions are simple reducers (see `apply_plan`). `blocks`: the blocks `_blocks`
+    would find, from a walk the caller made anyway (the default pipeline's census)."""
     created = members = 0
-    for block in _blocks(module, skip_while_bodies, candidates):
+    if blocks is None:
+        blocks = _blocks(module, skip_while_bodies, candidates)
+    for block in blocks:
         plan = plan_groups(block, key_of, bytes_of, limits)
         if remarks.active:  # nothing is formatted for a silent pass
             for group in plan.groups:
@@ -351,6 +355,12 @@ class CombinerPass(ModulePass):
         return (kind, *common, dim, dtypes)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.combine(op)
+
+    def combine(self, op: ModuleOp, blocks: list[Block] | None = None) -> None:
+        """The pass on `op`; `blocks`: the blocks holding two or more of `OP` in `_blocks`'
+        order, when the caller knows them (`skip_while_bodies` off)."""
+        assert blocks is None or not self.skip_while_bodies
         relabel = None
         if self.DIM and not self.by_dim():
             relabel = Relabel(self.DIM, most_frequent_dimension(self.DIM))
@@ -366,4 +376,5 @@ class CombinerPass(ModulePass):
             relabel=relabel,
             candidates=self.OP,
             closed_regions=self.REDUCES,  # the key holds the reducer's kind (never None)
+            blocks=blocks,
         )

@@ -146,7 +146,7 @@ class HloSyncCollectivesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         """One walk finds the done ops (most modules have none: nothing else is done); each
         is then rewritten once, in program order, as a non-recursive pattern walk would."""
-        dones = of_class(op.walk(), _DONE_OPS)
+        dones = of_class(op.walk(), DONE_OPS)
         for done in dones:
             if done.parent is not None:
                 _PATTERNS[type(done)].match_and_rewrite(done, PatternRewriter(done))
@@ -158,4 +158,4 @@ _PATTERNS: dict[type[Operation], RewritePattern] = {
     CollectivePermuteDoneOp: SyncCollectivePermute(),
     AsyncDoneOp: SyncAsyncCall(),
 }
-_DONE_OPS = tuple(_PATTERNS)
+DONE_OPS = tuple(_PATTERNS)
