@@ -60,7 +60,7 @@ class NeuronDefaultPipelinePass(ModulePass):
             from neuron_cc.transforms.reduce_scatter_combiner import ReduceScatterCombinerPass
 
             # each combiner leaves the blocks of the next one's ops as they were (it rewrites
-            # inside its blocks and erases only its members' reducers), so the census's hold
+            # inside its blocks and erases only its members' reducers): the census's lists hold
             for combiner in (
                 AllReduceCombinerPass,
                 AllGatherCombinerPass,
@@ -158,7 +158,8 @@ def _count_block(
     block: Block, depth: int, census: _Census, kinds: dict[type, bool]
 ) -> tuple[list[tuple[Block, int]], dict[type[Operation], int]]:
     """Add `block`'s ops (`depth` loops deep) to `census`; its nested blocks, in order, with
-    their depth, and how many ops of each combined class it holds. Whether an op class is a collective is decided once per class (`kinds`)."""
+    their depth, and how many ops of each combined class it holds. Whether an op class is a
+    collective is decided once per class (`kinds`)."""
     present, inside = census.present, census.inside
     counts: dict[type[Operation], int] = {}
     nested_blocks: list[tuple[Block, int]] = []
