@@ -61,8 +61,9 @@ browser:
 		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1)) || \
 		echo "chromium unavailable: the report rendering test is skipped"
 
-# The benchmark's optional tools: matplotlib (the scaling plot) and Debian's mlir-opt (the
-# end-to-end baseline); each is skipped with a message where it cannot be installed.
+# The benchmark's optional tools: matplotlib (the scaling plot), Debian's mlir-opt (the
+# end-to-end baseline) and valgrind (instruction counts of the dimension cells above the
+# limit); each is skipped with a message where it cannot be installed.
 bench-tools: venv
 	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "matplotlib unavailable: no plot"
 	command -v mlir-opt >/dev/null || ls /usr/bin/mlir-opt-* >/dev/null 2>&1 || \
@@ -70,10 +71,14 @@ bench-tools: venv
 		(apt-get install -y -qq mlir-19-tools >/dev/null 2>&1 || \
 		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq mlir-19-tools >/dev/null 2>&1)) || \
 		echo "mlir-opt unavailable: its baseline is skipped"
+	command -v valgrind >/dev/null || \
+		(apt-get install -y -qq valgrind >/dev/null 2>&1 || \
+		 (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq valgrind >/dev/null 2>&1)) || \
+		echo "valgrind unavailable: the cells above the limit are not counted"
 
 bench: bench-tools
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench.py --sizes 1000,10000,100000
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench_dimensions.py --scale 10
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/bench_dimensions.py --scale 10 --count
 
 # Property-based fuzzing with random seeds (issue 10): 30 minutes on two workers.
 fuzz: venv

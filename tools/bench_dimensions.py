@@ -16,9 +16,13 @@ t(10x) / t(1x) per step and dimension, marks every ratio above
 (also printed) and dimensions.png (one panel per dimension, matplotlib when it imports). At the
 widest loop it also reports the default pipeline's cost relative to import + export of the same
 module (issue 20's target: <= 0.6), and the interpreter's time on one program on 8 and on 64
-devices (target: <= 10x). A benchmark, never a test.
+devices (target: <= 10x). With `--count`, the cells above the limit are also counted under
+callgrind (`tools/bench_counts.py`: instructions and simulated cache misses, deterministic),
+which tells an algorithm that grows faster than the program from a memory system that slows
+down once the program no longer fits its caches. A benchmark, never a test.
 
     python tools/bench_dimensions.py [--scale 10] [--repeat 3] [--only width,loops] [--out bench]
+        [--count]
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_counts
 from bench_timing import (
     PIPELINE,
     SKIPPED_PASSES,
@@ -283,7 +288,25 @@ def markdown(results: Json) -> str:
         f"{failures} ratios above {LIMIT:g}. *: above {LIMIT:g} after the first rounds, then "
         f"timed {CONFIRM_ROUNDS} rounds more (the fastest run over all rounds counts)."
     )
+    counts = results.get("counts")
+    if counts:
+        lines += ["", bench_counts.markdown(counts, scale, table).rstrip()]
     return "\n".join(lines) + "\n"
+
+
+def count_failures(results: Json) -> None:
+    """Count the cells above `LIMIT` (`tools/bench_counts.py`): `results["counts"]`, the
+    ratios of their instructions and cache misses (absent without valgrind)."""
+    cells = {
+        d: [s for s, r in row.items() if r is not None and r > LIMIT]
+        for d, row in ratios(results).items()
+    }
+    if not any(cells.values()):
+        return
+    if not bench_counts.available():
+        print("valgrind not found: the cells above the limit are not counted", file=sys.stderr)
+        return
+    results["counts"] = bench_counts.counted_ratios(cells, results["scale"])
 
 
 def plot(results: Json, path: Path) -> bool:
@@ -314,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--repeat", type=int, default=3)
     cli.add_argument("--only", default=",".join(BASE))
     cli.add_argument("--out", type=Path, default=Path("bench"))
+    cli.add_argument(
+        "--count",
+        action="store_true",
+        help="count the cells above the limit under callgrind (tools/bench_counts.py)",
+    )
     args = cli.parse_args(argv)
     dims = [d for d in args.only.split(",") if d]
     unknown = [d for d in dims if d not in BASE]
@@ -323,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     if "width" in dims:
         results["share"] = interleaved_share(BASE["width"] * args.scale)
     results["devices"] = device_scaling(args.repeat)
+    if args.count:
+        count_failures(results)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "dimensions.json").write_text(json.dumps(results, indent=2) + "\n")
     report = markdown(results)
