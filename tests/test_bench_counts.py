@@ -76,6 +76,17 @@ def test_each_step_runs_warm_then_between_two_marks_with_the_gc_paused(
     assert gc.isenabled()
 
 
+def test_a_step_that_refuses_the_program_keeps_its_marks_and_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """legalize-cpu-cc-ops needs one partition; the dimension programs have 8."""
+    marks: list[str] = []
+    monkeypatch.setattr(bench_counts.os, "getppid", lambda: marks.append("mark") or 1)
+    bench_counts.run_marked("nesting", 3, ["legalize-cpu-cc-ops", "hlo-dce"])
+    assert marks == ["mark"] * 4
+    assert capsys.readouterr().out == "refused: legalize-cpu-cc-ops\n"
+
+
 def test_each_step_reads_the_dump_that_ends_at_its_second_mark(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -93,11 +104,28 @@ def test_each_step_reads_the_dump_that_ends_at_its_second_mark(
 
     monkeypatch.setattr(bench_counts.subprocess, "run", fake_run)
     found = bench_counts.count("users", 40, ["a-pass", "another"])
-    assert {s: c.instructions for s, c in found.items()} == {"a-pass": 200, "another": 400}
+    assert {s: c.instructions for s, c in found.items() if c} == {"a-pass": 200, "another": 400}
     (command,) = seen
     assert "--dump-before=getppid" in command
     assert "--cache-sim=yes" in command
     assert command[-4:] == ["--child", "users", "40", "a-pass,another"]
+
+
+def test_a_step_the_child_names_as_refused_has_no_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def fake_run(command: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        out = Path(next(a for a in command if a.startswith("--callgrind-out-file=")).split("=")[1])
+        for k in range(1, 6):
+            Path(f"{out}.{k}").write_text(_dump(100 * k))
+        return subprocess.CompletedProcess(command, 0, "refused: first\n", "")
+
+    monkeypatch.setattr(bench_counts.subprocess, "run", fake_run)
+    found = bench_counts.count("users", 40, ["first", "second"])
+    assert found["first"] is None
+    second = found["second"]
+    assert second is not None
+    assert second.instructions == 400
 
 
 def test_a_failed_or_short_callgrind_run_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -130,6 +158,8 @@ def test_ratios_divide_the_large_counts_by_the_small_and_render_as_a_table(
     monkeypatch.setattr(bench_counts, "count", fake_count)
     ratios = bench_counts.counted_ratios({"width": ["step-a", "step-b"], "users": []}, 10)
     assert ratios == {"width": {"step-a": [10.0] * 4, "step-b": [3.0] * 4}}
+    ratios["width"]["step-c"] = None
     table = bench_counts.markdown(ratios, 10, {"width": {"step-a": 13.5, "step-b": None}})
     assert "| step-a | width | 13.5 | 10.0 | 10.0 | 10.0 | 10.0 |" in table
     assert "| step-b | width | — | 3.0 | 3.0 | 3.0 | 3.0 |" in table
+    assert "| step-c | width | — | refused | refused | refused | refused |" in table

@@ -113,23 +113,38 @@ def _action(step: str, text: str) -> Callable[[], object]:
     return lambda: pass_.apply(ctx, module)
 
 
+REFUSED = "refused:"
+"""The child's line for a step that raised on its program (the timed bench's None)."""
+
+
 def run_marked(dimension: str, n: int, steps: list[str]) -> None:
     """The child: every step on a small program, then on the program of size `n` between two
-    marks (`os.getppid()`, where callgrind dumps)."""
+    marks (`os.getppid()`, where callgrind dumps). A step that raises still gets its two marks
+    (the dumps of the others keep their places) and is named on stdout (`REFUSED`)."""
     small = generate(dimension, max(2, BASE[dimension] // 10))
     text = generate(dimension, n)
     for step in steps:
-        _action(step, small)()
-        action = _action(step, text)
+        try:
+            _action(step, small)()
+            action = _action(step, text)
+        except Exception:
+            action = None
         gc.collect()
         with gc_paused():
             os.getppid()
-            action()
+            try:
+                if action is not None:
+                    action()
+            except Exception:
+                action = None
             os.getppid()
+        if action is None:
+            print(f"{REFUSED} {step}", flush=True)
 
 
-def count(dimension: str, n: int, steps: list[str]) -> dict[str, Counts]:
-    """Per step, its counts on `dimension`'s program of size `n` (one callgrind process)."""
+def count(dimension: str, n: int, steps: list[str]) -> dict[str, Counts | None]:
+    """Per step, its counts on `dimension`'s program of size `n` (one callgrind process; None:
+    the step refused the program)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         command = [
@@ -156,13 +171,21 @@ def count(dimension: str, n: int, steps: list[str]) -> dict[str, Counts]:
         dumps = {int(p.name.rsplit(".", 1)[1]): p for p in Path(tmp).glob("callgrind.out.*")}
         if len(dumps) < 2 * len(steps):
             raise RuntimeError(f"expected {2 * len(steps)} callgrind dumps, got {len(dumps)}")
+        refused = {line.split()[1] for line in done.stdout.splitlines() if line.startswith(REFUSED)}
         return {
-            step: Counts.from_dump(dumps[2 + 2 * i].read_text()) for i, step in enumerate(steps)
+            step: None if step in refused else Counts.from_dump(dumps[2 + 2 * i].read_text())
+            for i, step in enumerate(steps)
         }
 
 
-Ratios = dict[str, dict[str, list[float]]]
-"""dimension -> step -> the 10x / 1x ratio of each of `EVENTS`."""
+Ratios = dict[str, dict[str, list[float] | None]]
+"""dimension -> step -> the 10x / 1x ratio of each of `EVENTS` (None: refused at a size)."""
+
+
+def _ratios(small: Counts | None, large: Counts | None) -> list[float] | None:
+    if small is None or large is None:
+        return None
+    return [b / a if a else 0.0 for a, b in zip(small.values(), large.values(), strict=True)]
 
 
 def counted_ratios(cells: dict[str, list[str]], scale: int, workers: int = 2) -> Ratios:
@@ -177,13 +200,7 @@ def counted_ratios(cells: dict[str, list[str]], scale: int, workers: int = 2) ->
         if not steps:
             continue
         small, large = by_job[(d, BASE[d])], by_job[(d, BASE[d] * scale)]
-        out[d] = {
-            s: [
-                b / a if a else 0.0
-                for a, b in zip(small[s].values(), large[s].values(), strict=True)
-            ]
-            for s in steps
-        }
+        out[d] = {s: _ratios(small[s], large[s]) for s in steps}
     return out
 
 
@@ -205,7 +222,7 @@ def markdown(
             if times is not None:
                 t = times[d].get(s)
                 cells.append("—" if t is None else f"{t:.1f}")
-            cells += [f"{v:.1f}" for v in values]
+            cells += ["refused"] * len(EVENTS) if values is None else [f"{v:.1f}" for v in values]
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
