@@ -21,11 +21,14 @@ it. The cyclic GC is paused during a step, as in neuron-opt. The counts are dete
 to Python's address-dependent hashing (`PYTHONHASHSEED=0` is set; ids still vary): a few
 tenths of a percent.
 
-    python tools/bench_counts.py [--only width,users] [--steps all-reduce-combiner,...]
+    python tools/bench_counts.py [--only width,users] [--steps import,all-reduce-combiner,...]
+
+A step is `import`, `export`, `verify` or a pass name (`neuron-default-pipeline` included).
 
 `tools/bench_dimensions.py --count` counts the cells its timing puts above the limit. Needs
 valgrind on PATH (Debian: `apt install valgrind`); without it nothing is counted. Slow: about
-50x the steps' own time plus the imports, a few minutes per (dimension, size).
+50x the steps' own time plus the imports, a few minutes per (dimension, size) for one or two
+steps, half an hour or more for all of them on a 10x program.
 """
 
 from __future__ import annotations
@@ -56,8 +59,6 @@ from gen_dimensions import BASE, generate
 CACHE_BYTES = 1 << 20
 """The simulated last-level cache (16-way, 64-byte lines)."""
 EVENTS = ("instructions", "data refs", "L1 misses", f"{CACHE_BYTES >> 20} MiB-cache misses")
-STEPS = ("import", "export", "verify")
-"""The steps that are not passes (every other step is a pass name, or the pipeline)."""
 DEFAULT_STEPS = (PIPELINE, "all-reduce-combiner")
 DEFAULT_DIMENSIONS = ("width", "users", "region")
 
