@@ -163,3 +163,14 @@ def test_ratios_divide_the_large_counts_by_the_small_and_render_as_a_table(
     assert "| step-a | width | 13.5 | 10.0 | 10.0 | 10.0 | 10.0 |" in table
     assert "| step-b | width | — | 3.0 | 3.0 | 3.0 | 3.0 |" in table
     assert "| step-c | width | — | refused | refused | refused | refused |" in table
+
+
+def test_an_unknown_step_or_dimension_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        bench_counts.main(["--steps", "hlo-dce,no-such-pass"])
+    assert stop.value.code == 2
+    assert "unknown step(s) no-such-pass" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        bench_counts.main(["--only", "depth"])
+    assert stop.value.code == 2
+    assert "unknown dimension(s) depth" in capsys.readouterr().err

@@ -53,7 +53,7 @@ from neuron_cc.translate.hlo_text.exporter import export_hlo
 from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_timing import PIPELINE, make_pass
+from bench_timing import PIPELINE, make_pass, pass_names
 from gen_dimensions import BASE, generate
 
 CACHE_BYTES = 1 << 20
@@ -244,14 +244,17 @@ def main(argv: list[str] | None = None) -> int:
         dimension, n, steps = args.child
         run_marked(dimension, int(n), steps.split(","))
         return 0
-    if not available():
-        print("valgrind not found: nothing counted", file=sys.stderr)
-        return 1
     dims = [d for d in args.only.split(",") if d]
     unknown = [d for d in dims if d not in BASE]
     if unknown:
         cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(BASE)}")
     steps = [s for s in args.steps.split(",") if s]
+    known = {"import", "export", "verify", PIPELINE, *pass_names()}
+    if unknown := [s for s in steps if s not in known]:
+        cli.error(f"unknown step(s) {', '.join(unknown)}: import, export, verify or a pass name")
+    if not available():
+        print("valgrind not found: nothing counted", file=sys.stderr)
+        return 1
     ratios = counted_ratios({d: steps for d in dims}, args.scale)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "counts.json").write_text(json.dumps(ratios, indent=2) + "\n")
