@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -48,6 +50,18 @@ def run_tool(
         timeout=120,
         check=False,
     )
+
+
+def load_tool(name: str) -> ModuleType:
+    """The script `tools/<name>.py` as a module (registered under `name`: dataclasses look
+    their module up in `sys.modules`; the tools import each other by that name)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

@@ -6,31 +6,19 @@ The tool itself needs valgrind and minutes per program; these tests run its part
 from __future__ import annotations
 
 import gc
-import importlib.util
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "bench_counts.py"
+from tests.conftest import load_tool
+
 EVENTS = "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
 
 
-def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_counts", TOOL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bench_counts = _load_tool()
+bench_counts = load_tool("bench_counts")
 
 
 def _dump(ir: int) -> str:

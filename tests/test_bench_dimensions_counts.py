@@ -4,28 +4,13 @@ The counting itself (callgrind) is replaced here; `tests/test_bench_counts.py` t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "bench_dimensions.py"
+from tests.conftest import load_tool
 
-
-def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_dimensions", TOOL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bench_dimensions = _load_tool()
+bench_dimensions = load_tool("bench_dimensions")
 
 
 def _results() -> dict[str, Any]:

@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from neuron_cc.testing.ir import parse_module
 from neuron_cc.translate.hlo_text.importer import import_hlo
+from tests.conftest import load_tool
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "gen_model.py"
 OPS = 1000
 
 
-def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_model", TOOL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-gen_model = _load_tool()
+gen_model = load_tool("gen_model")
 
 
 @pytest.fixture(scope="module")

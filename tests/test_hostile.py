@@ -16,7 +16,6 @@ biggest inputs first); the parametrised tests then check one (file, entry point)
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import re
@@ -28,12 +27,11 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import NoReturn
 
 import pytest
 
-from tests.conftest import BIN, ROOT
+from tests.conftest import BIN, ROOT, load_tool
 
 HOSTILE = ROOT / "tests" / "hostile"
 CPU_SECONDS = 10  # per run (RLIMIT_CPU): robust on a loaded 2-core machine
@@ -219,21 +217,10 @@ def _run_all(runs: list[tuple[Path, str]], workdir: Path) -> list[Outcome]:
     return outcomes
 
 
-def _load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "make_hostile", ROOT / "tools" / "make_hostile.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _corpus(generated: Path) -> dict[Path, dict[str, object]]:
     manifest: dict[str, dict[str, object]] = json.loads((HOSTILE / "MANIFEST.json").read_text())
     files = {HOSTILE / name: entry for name, entry in manifest.items()}
-    for name, entry in _load_generator().generate(generated).items():
+    for name, entry in load_tool("make_hostile").generate(generated).items():
         files[generated / name] = entry
     return files
 
@@ -251,7 +238,7 @@ def _jobs(files: dict[Path, dict[str, object]]) -> list[tuple[Path, str]]:
 
 
 _STATIC = json.loads((HOSTILE / "MANIFEST.json").read_text())
-_GENERATED = list(_load_generator().GENERATORS)
+_GENERATED = list(load_tool("make_hostile").GENERATORS)
 
 
 def _ids() -> list[tuple[str, str]]:
