@@ -36,6 +36,7 @@ from neuron_cc.analysis.effects import is_removable
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.types import tuple_elements
 from neuron_cc.dialects.replica_groups import channel_id
+from neuron_cc.dialects.value_edits import replace_values, set_type
 
 
 def while_ops_post_order(op: Operation, channel_ids: list[int] | None = None) -> list[WhileOp]:
@@ -182,15 +183,13 @@ class _Remap:
 
     def remap_region_reads(self, block: Block, new_type: TupleType) -> SSAValue:
         """Re-type the parameter of `block`; re-index and re-type its reads."""
-        param = Rewriter.replace_value_with_new_type(block.args[0], new_type)
+        param = set_type(block.args[0], new_type)
         reads = slot_reads(param)
         for slot, gtes in reads.by_slot.items():
             for gte in gtes:
                 _set_index(gte, self.slot_of[slot])
                 if self.retyped(slot):
-                    Rewriter.replace_value_with_new_type(
-                        gte.result, self.new_types[self.slot_of[slot]]
-                    )
+                    set_type(gte.result, self.new_types[self.slot_of[slot]])
         if reads.other_uses:
             if any(self.retyped(i) for i in range(len(self.slot_of))):
                 raise ValueError("a retyped loop parameter is used whole")
@@ -213,9 +212,10 @@ class _Remap:
             source.setdefault(s, i)
         fresh: dict[int, SSAValue] = {}
         elements: list[SSAValue] = []
+        old_elements = old_root.elements
         for s in range(len(self.new_types)):
             if s in source:
-                elements.append(old_root.elements[source[s]])
+                elements.append(old_elements[source[s]])
                 continue
             read = GetTupleElementOp(param, s)
             Rewriter.insert_op(read, InsertPoint.at_start(block))
@@ -231,15 +231,19 @@ class _Remap:
     def remap_results(self, result: SSAValue) -> None:
         """Re-index the reads of the loop result; retyped slots read `outside` instead."""
         reads = slot_reads(result)
+        replaced: list[GetTupleElementOp] = []
         for slot, gtes in reads.by_slot.items():
             for gte in gtes:
                 if slot in self.outside:
-                    gte.result.replace_all_uses_with(self.outside[slot])
-                    Rewriter.erase_op(gte)
+                    replaced.append(gte)
                 elif self.retyped(slot):
                     raise ValueError(f"retyped slot {slot} has no value for after the loop")
                 else:
                     _set_index(gte, self.slot_of[slot])
+        # at once: a wide op reading many of them (a returned tuple) is rebuilt once
+        replace_values((g.result, self.outside[g.index.value.data]) for g in replaced)
+        for gte in replaced:
+            Rewriter.erase_op(gte)
         if not reads.other_uses:
             return
         elements: list[SSAValue] = []
@@ -293,7 +297,7 @@ def remap_slots(
     remap.remap_region_reads(loop.condition.block, new_type)
     param = remap.remap_region_reads(loop.body.block, new_type)
     fresh = remap.rebuild_root(param)
-    result = Rewriter.replace_value_with_new_type(loop.result, new_type)
+    result = set_type(loop.result, new_type)
     remap.remap_results(result)
     return fresh
 

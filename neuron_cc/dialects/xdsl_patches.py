@@ -82,12 +82,17 @@ The patches (`PATCHES`):
    built per access and `SSAValues.__getitem__` (five Python frames, ~1 us); `op.results[0]`
    pays the last one. The patched accessor indexes the op's operand or result tuple directly;
    `SSAValues[int]` is the tuple's own item (a slice still gives `SSAValues`); a named region
-   (`loop.body`) is the op's region tuple item.
+   (`loop.body`) is the op's region tuple item. An op's only operand (or result) definition,
+   variadic (`tuple.elements`, `return` operands), is the op's operand (result) tuple itself:
+   xDSL slices a copy of it on every access, so `root.elements[k]` cost the tuple's width
+   and a loop over a wide loop's slots was quadratic.
 13. Speed: `SSAValue.replace_all_uses_with` copies the use list into a tuple through a
    generator and rewrites each use through an `OpOperands` view (which rebuilds the user's
    operand tuple through three slices). The patched one walks the use list by its links and
    moves each use (the same `Use` object, so the new value's use list has the same order),
-   rebuilding each user's operand tuple once; the name hint carries over as in xDSL.
+   rebuilding each user's operand tuple once, however many of its operands were `self`
+   (`value_edits.replace_values`; xDSL rebuilds it per use: quadratic for a tuple reading one
+   value n times); the name hint carries over as in xDSL.
 14. Speed: `region.blocks[i]` starts an iterator object and enumerates it (~2 us; the passes
    ask `loop.body.blocks[0]` per collective). For `i >= 0` the patched one follows the blocks'
    links from the first; a negative index or a slice is xDSL's.
@@ -125,13 +130,19 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockOps, Operation, OpResult, Region, SSAValue, Use
 from xdsl.ir.core import ErasedSSAValue, RegionBlocks, SSAValues
 from xdsl.irdl import IRDLOperation, OptionalDef, base
-from xdsl.irdl.operations import BaseAccessor, BeforeVariadicSingleAccessor, VarIRConstruct
+from xdsl.irdl.operations import (
+    BaseAccessor,
+    BeforeVariadicSingleAccessor,
+    UniqueVariadicAccessor,
+    VarIRConstruct,
+)
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from neuron_cc.dialects.op_classes import VALUE_CLASSES
+from neuron_cc.dialects.value_edits import replace_values
 
 PINNED_XDSL = "0.75.0"
 """The one xDSL version these patches are written for (pyproject pins it exactly)."""
@@ -435,35 +446,30 @@ _TUPLE_ITEM = tuple.__getitem__
 
 def _replace_all_uses_with(self: SSAValue, value: SSAValue) -> None:
     """xDSL's `SSAValue.replace_all_uses_with`: every use of `self` becomes a use of `value`,
-    in the order xDSL moves them (first to last), each user's operand replaced at its index."""
-    if value is self:
-        return
-    use = self.first_use
-    while use is not None:
-        following = use._next_use
-        user = use.operation
-        operands = list(user._operands)
-        index = use.index
-        self.remove_use(use)
-        value.add_use(use)
-        operands[index] = value
-        user._operands = SSAValues(operands)
-        use = following
-    if value.name_hint is None:
-        value.name_hint = self.name_hint
+    in the order xDSL moves them (first to last), each user's operand tuple rebuilt once."""
+    replace_values(((self, value),))
 
 
 def _accessor_get(self: BaseAccessor, obj: Operation | None, objtype: type | None = None) -> Any:
     """xDSL's `BaseAccessor.__get__`; a single operand or result before any variadic one is
-    the op's own tuple item."""
-    if obj is not None and type(self) is BeforeVariadicSingleAccessor:
-        construct = self.construct
-        if construct is VarIRConstruct.OPERAND:
-            return _TUPLE_ITEM(obj._operands, self.idx)
-        if construct is VarIRConstruct.RESULT:
-            return _TUPLE_ITEM(obj.results, self.idx)
-        if construct is VarIRConstruct.REGION:
-            return obj.regions[self.idx]
+    the op's own tuple item, and the op's only operand or result definition, variadic, is the
+    op's own operand or result tuple (xDSL slices a copy of it)."""
+    if obj is not None:
+        kind = type(self)
+        if kind is BeforeVariadicSingleAccessor:
+            construct = self.construct
+            if construct is VarIRConstruct.OPERAND:
+                return _TUPLE_ITEM(obj._operands, self.idx)
+            if construct is VarIRConstruct.RESULT:
+                return _TUPLE_ITEM(obj.results, self.idx)
+            if construct is VarIRConstruct.REGION:
+                return obj.regions[self.idx]
+        elif kind is UniqueVariadicAccessor and self.num_defs == 1:  # pyright: ignore[reportAttributeAccessIssue]
+            construct = self.construct
+            if construct is VarIRConstruct.OPERAND and type(obj._operands) is SSAValues:
+                return obj._operands
+            if construct is VarIRConstruct.RESULT and type(obj.results) is SSAValues:
+                return obj.results
     return _ACCESSOR_GET(self, obj, objtype)  # pyright: ignore[reportArgumentType]
 
 

@@ -41,6 +41,7 @@ from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import TransposeOp
 from neuron_cc.dialects.hlo.types import value_bytes
+from neuron_cc.dialects.value_edits import replace_values
 from neuron_cc.interpreter.cost_model import DEFAULT
 from neuron_cc.transforms.closed_erase import erase_closed
 
@@ -170,9 +171,14 @@ def apply_plan(
             else:
                 ops.append(entry)
         set_block_ops(block, ops)
-    for group, (_, replacement) in zip(plan.groups, built, strict=True):
+    # at once: a wide op reading many members (a returned tuple) is rebuilt once
+    replace_values(
+        (m.results[0], replacement[m])
+        for group, (_, replacement) in zip(plan.groups, built, strict=True)
+        for m in group
+    )
+    for group in plan.groups:
         for m in group:
-            m.results[0].replace_all_uses_with(replacement[m])
             if m.parent is not None:  # still in place when nothing moved
                 m.parent.detach_op(m)
             erase_closed(m, closed_regions)

@@ -48,6 +48,7 @@ from neuron_cc.analysis.while_loops import (
 from neuron_cc.dialects.hlo.collectives import AllGatherOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
 from neuron_cc.dialects.op_classes import of_class
+from neuron_cc.dialects.value_edits import replace_values
 
 
 def _operand_key(value: SSAValue) -> Hashable:
@@ -81,7 +82,9 @@ def merge_identical_gathers(module: ModuleOp, remarks: Remarks) -> bool:
             duplicates.append((op, first))
     for duplicate, first in duplicates:
         remarks.remark(duplicate, f"duplicate of {describe(first)}: removed")
-        duplicate.result.replace_all_uses_with(first.result)
+    # at once: a wide op reading many of them (a loop's init tuple) is rebuilt once
+    replace_values((duplicate.result, first.result) for duplicate, first in duplicates)
+    for duplicate, _ in duplicates:
         producers = [o.owner for o in duplicate.operands if isinstance(o.owner, Operation)]
         Rewriter.erase_op(duplicate)
         for producer in producers:

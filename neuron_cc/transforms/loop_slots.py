@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import struct
+from collections.abc import Mapping
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Operation, SSAValue, Use
@@ -21,6 +22,7 @@ from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, Whil
 from neuron_cc.dialects.hlo.data_movement import BroadcastOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import is_float_type, tuple_type
+from neuron_cc.dialects.value_edits import replace_values, set_type
 
 
 def identity_buffer(t: Attribute, kind: str = "hlo.add") -> list[Operation]:
@@ -76,19 +78,30 @@ def init_slots(loop: WhileOp) -> list[SSAValue]:
 
 def retype_slot(loop: WhileOp, slot: int, wide: Attribute) -> None:
     """Re-type slot `slot` of the loop (result, body and condition arguments, their gtes)."""
+    retype_slots(loop, {slot: wide})
+
+
+def retype_slots(loop: WhileOp, wides: Mapping[int, Attribute]) -> None:
+    """Re-type every slot k of `wides` to `wides[k]`: the loop result, the body and condition
+    arguments and their gtes of those slots, in place (`set_type`): one new tuple type and one
+    walk of each argument's uses for all the slots, so re-typing k slots of a loop of width n
+    costs n + k, not k * n."""
     t = loop.result.type
-    if not isinstance(t, TupleType):
+    if not isinstance(t, TupleType) or not wides:
         return
     types: list[Attribute] = list(t.types.data)
-    types[slot] = wide
+    for slot, wide in wides.items():
+        types[slot] = wide
     new = tuple_type(types)
     for region in (loop.body, loop.condition):
-        arg = Rewriter.replace_value_with_new_type(region.blocks[0].args[0], new)
-        for use in list(arg.uses):
+        arg = set_type(region.blocks[0].args[0], new)
+        for use in arg.uses:
             user = use.operation
-            if isinstance(user, GetTupleElementOp) and user.index.value.data == slot:
-                Rewriter.replace_value_with_new_type(user.result, wide)
-    Rewriter.replace_value_with_new_type(loop.result, new)
+            if isinstance(user, GetTupleElementOp):
+                wide = wides.get(user.index.value.data)
+                if wide is not None:
+                    set_type(user.result, wide)
+    set_type(loop.result, new)
 
 
 def retype_root(loop: WhileOp) -> None:
@@ -98,7 +111,7 @@ def retype_root(loop: WhileOp) -> None:
     if isinstance(root, TupleOp):
         new = tuple_type([e.type for e in root.elements])
         if new != root.result.type:
-            Rewriter.replace_value_with_new_type(root.result, new)
+            set_type(root.result, new)
 
 
 def replace_loop_result(
@@ -108,15 +121,19 @@ def replace_loop_result(
     loop sees the same accumulation shape again); whole-tuple uses get a rebuilt tuple."""
     Rewriter.insert_op(after, InsertPoint.after(loop))
     whole: list[Use] = []
+    read: list[tuple[GetTupleElementOp, SSAValue]] = []
     for use in old_uses:
         user = use.operation
         if isinstance(user, GetTupleElementOp):
             final = finals.get(user.index.value.data)
             if final is not None:
-                user.result.replace_all_uses_with(final)
-                Rewriter.erase_op(user)
+                read.append((user, final))
         else:
             whole.append(use)
+    # at once: a wide op reading many of them (a returned tuple) is rebuilt once
+    replace_values((gte.result, final) for gte, final in read)
+    for gte, _ in read:
+        Rewriter.erase_op(gte)
     if not whole:
         return
     t = loop.result.type

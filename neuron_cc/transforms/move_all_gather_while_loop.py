@@ -83,6 +83,7 @@ from neuron_cc.dialects.hlo.elementwise_misc import ConvertOp
 from neuron_cc.dialects.hlo.types import tuple_elements
 from neuron_cc.dialects.op_classes import of_class
 from neuron_cc.dialects.replica_groups import matches_reference, parse_reference_groups
+from neuron_cc.dialects.value_edits import replace_values
 from neuron_cc.transforms.duplicate_parameter_all_gather_remover import (
     remove_duplicate_all_gathers,
 )
@@ -335,13 +336,16 @@ class _Hoister:
             else:
                 new_init.append(clone.result)
         fresh = remap_slots(loop, new_init, range(len(init)), outside)
+        replaced: list[tuple[SSAValue, SSAValue]] = []
         for h in plan.hoists:
             if h.new_slot is None:
                 gathered = h.read.result
             else:
                 gathered = fresh[h.new_slot]
                 gathered.name_hint = h.gather.result.name_hint
-            h.gather.result.replace_all_uses_with(gathered)
+            replaced.append((h.gather.result, gathered))
+        replace_values(replaced)  # at once: a wide op reading many gathers is rebuilt once
+        for h in plan.hoists:
             Rewriter.erase_op(h.gather)
             erase_if_dead(h.convert)
             erase_if_dead(h.read)

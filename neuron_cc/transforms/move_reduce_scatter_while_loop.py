@@ -78,6 +78,7 @@ from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp
 from neuron_cc.dialects.hlo.types import is_float_type, shape_of, tensor_type, tuple_type
 from neuron_cc.dialects.op_classes import of_class
 from neuron_cc.dialects.replica_groups import next_channel_id
+from neuron_cc.dialects.value_edits import replace_values, set_type
 from neuron_cc.transforms.hlo_dce import eliminate_dead_code
 
 Collective = AllReduceOp | ReduceScatterOp
@@ -322,8 +323,9 @@ def _stacked_indices(
     return [first, *([zero] * (rank - 1))]
 
 
-def _rewrite_store(sink: Sink, body_arg: SSAValue) -> None:
-    """Store the collective's operand into the stacked buffer; erase the old store."""
+def _rewrite_store(sink: Sink, body_arg: SSAValue) -> SSAValue:
+    """Store the collective's operand into the stacked buffer, before the old store (the
+    caller replaces the old store's uses by the new one's result, returned, and erases it)."""
     dus, collective = sink.dus, sink.collective
     buffer = GetTupleElementOp.create(
         operands=[body_arg],
@@ -350,10 +352,7 @@ def _rewrite_store(sink: Sink, body_arg: SSAValue) -> None:
     store.results[0].name_hint = dus.result.name_hint
     new_ops.append(store)
     Rewriter.insert_op(new_ops, InsertPoint.before(dus))
-    dus.result.replace_all_uses_with(store.results[0])
-    Rewriter.erase_op(dus)
-    if sink.reshape is not None:
-        Rewriter.erase_op(sink.reshape)
+    return store.results[0]
 
 
 def _retype_argument(block: Block, new_type: TupleType, slots: set[int]) -> SSAValue:
@@ -366,13 +365,18 @@ def _retype_argument(block: Block, new_type: TupleType, slots: set[int]) -> SSAV
             and user.result.first_use is None
         ):
             Rewriter.erase_op(user)
-    return Rewriter.replace_value_with_new_type(block.args[0], new_type)
+    return set_type(block.args[0], new_type)
 
 
 def _rewrite_body(loop: WhileOp, sinks: list[Sink], new_type: TupleType) -> None:
     body = loop.body.blocks[0]
+    stores = [_rewrite_store(sink, body.args[0]) for sink in sinks]
+    # at once: the body's root tuple reads every old store and is rebuilt once
+    replace_values((sink.dus.result, store) for sink, store in zip(sinks, stores, strict=True))
     for sink in sinks:
-        _rewrite_store(sink, body.args[0])
+        Rewriter.erase_op(sink.dus)
+        if sink.reshape is not None:
+            Rewriter.erase_op(sink.reshape)
     _retype_argument(body, new_type, {s.slot for s in sinks})
     _retype_argument(loop.condition.blocks[0], new_type, {s.slot for s in sinks})
     last = body.last_op

@@ -47,6 +47,7 @@ from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, WhileOp
 from neuron_cc.dialects.hlo.data_movement import DynamicUpdateSliceOp, SliceOp
 from neuron_cc.dialects.hlo.elementwise_misc import ConstantOp, ConvertOp
 from neuron_cc.dialects.hlo.types import tensor_type
+from neuron_cc.dialects.value_edits import replace_values
 from neuron_cc.transforms.loop_slots import replace_loop_result
 
 ChannelFn = Callable[[IntegerAttr | None], IntegerAttr | None]
@@ -142,8 +143,7 @@ def sink_update_slices(loop: WhileOp, slices: Sequence[UpdateSlice], channel: Ch
     finals: dict[int, SSAValue] = {}
     for s in sorted(slices, key=lambda s: s.slot):
         finals[s.slot] = builder.sink(s)
+    replace_values((s.collective.results[0], s.collective.operands_[0]) for s in slices)
     for s in slices:
-        op = s.collective
-        op.results[0].replace_all_uses_with(op.operands_[0])
-        Rewriter.erase_op(op)
+        Rewriter.erase_op(s.collective)
     replace_loop_result(loop, finals, builder.ops, old_uses)

@@ -110,13 +110,14 @@ from neuron_cc.dialects.replica_groups import (
     matches_reference,
     parse_reference_groups,
 )
+from neuron_cc.dialects.value_edits import replace_values, set_type
 from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
 from neuron_cc.transforms.loop_slots import (
     identity_buffer,
     init_slots,
     replace_loop_result,
     retype_root,
-    retype_slot,
+    retype_slots,
 )
 from neuron_cc.transforms.threshold_flags import apply_flag, check_flag, find_flag
 from neuron_cc.transforms.update_slice_sink import sink_update_slices
@@ -265,7 +266,7 @@ def _widen_value_chain(acc: Accumulation, wide: TensorType[Attribute]) -> None:
     for op in acc.value_chain:
         if isinstance(op, ConvertOp):
             element = op.result.type.element_type
-            Rewriter.replace_value_with_new_type(op.result, TensorType(element, shape))
+            set_type(op.result, TensorType(element, shape))
         elif isinstance(op, SelectOp):
             _widen_select(op, acc.kind, shape)
 
@@ -289,7 +290,7 @@ def _widen_select(select: SelectOp, kind: str, shape: Sequence[int]) -> None:
     old = [select.pred.owner, select.operands[identity_index].owner]
     select.operands[0] = pred.results[0]
     select.operands[identity_index] = identity[-1].results[0]
-    Rewriter.replace_value_with_new_type(select.results[0], value_type)
+    set_type(select.results[0], value_type)
     for owner in old:
         if isinstance(owner, Operation):
             erase_if_dead(owner)
@@ -386,16 +387,16 @@ def _rewrite(loop: WhileOp, accumulations: list[Accumulation], ctx: _Context) ->
     old_init = loop.init.owner
     loop.operands[0] = init.result
     collectives = {id(a.collective): a.collective for a in accumulations}
-    for acc in accumulations:
-        if isinstance(acc.collective, ReduceScatterOp):
-            retype_slot(loop, acc.slot, new_slots[acc.slot].type)
-            Rewriter.replace_value_with_new_type(acc.add.results[0], new_slots[acc.slot].type)
+    scattered = [acc for acc in accumulations if isinstance(acc.collective, ReduceScatterOp)]
+    retype_slots(loop, {acc.slot: new_slots[acc.slot].type for acc in scattered})
+    for acc in scattered:
+        set_type(acc.add.results[0], new_slots[acc.slot].type)
     # The reducer regions move with the collective (the first copy after the loop takes them,
     # any further one clones them): no clone of a region that is erased next.
     reducers: dict[int, list[Region]] = {}
+    replace_values((op.results[0], op.operands[0]) for op in collectives.values())
     for key, op in collectives.items():
         reducers[key] = [op.detach_region(r) for r in list(op.regions)]
-        op.results[0].replace_all_uses_with(op.operands[0])
         Rewriter.erase_op(op)
     for acc in accumulations:
         if isinstance(acc.collective, ReduceScatterOp):

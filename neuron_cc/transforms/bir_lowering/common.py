@@ -50,6 +50,7 @@ from neuron_cc.dialects.hlo.control_flow import TupleOp
 from neuron_cc.dialects.hlo.frontend_attributes import frontend_attributes
 from neuron_cc.dialects.hlo.types import tuple_elements, value_bytes
 from neuron_cc.dialects.replica_groups import device_counts, flattened_participants
+from neuron_cc.dialects.value_edits import replace_values
 from neuron_cc.translate.bir_json import field_order
 
 PASS = "convert-hlo-to-bir"
@@ -146,8 +147,7 @@ class Plan:
     def apply(self) -> None:
         for anchor, ops in self.inserts:
             Rewriter.insert_op(ops, InsertPoint.before(anchor))
-        for old, new in self.replace:
-            old.replace_all_uses_with(new)
+        replace_values(self.replace)  # a wide user of many of them is rebuilt once
         for op in self.erase:
             Rewriter.erase_op(op)
 
