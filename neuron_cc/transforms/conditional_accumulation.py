@@ -26,12 +26,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from neuron_cc.analysis.accumulation import COMBINERS, NotMovable, slot_of
 from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.while_loops import condition_reads_slot, erase_if_dead
+from neuron_cc.analysis.while_loops import (
+    SlotReads,
+    condition_reads_slot,
+    erase_if_dead,
+    slot_reads,
+)
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import (
     ConditionalOp,
@@ -40,6 +45,7 @@ from neuron_cc.dialects.hlo.control_flow import (
     TupleOp,
     WhileOp,
 )
+from neuron_cc.dialects.value_edits import OperandEdits
 
 
 @dataclass
@@ -62,6 +68,35 @@ class _Split:
     slot: int
     kind: str
     branches: list[_Branch]
+    buffer: SSAValue
+    """The body's get_tuple_element of the slot (the carried buffer)."""
+    value: SSAValue
+    """What the body reads of the conditional: its first get_tuple_element of `position`
+    (or its result)."""
+
+
+class _Reads:
+    """Get_tuple_element reads of a value, and the positions of each value in a tuple op,
+    each built once for all the slots (so a slot's checks cost its own reads, not the
+    conditional's width)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[int, SlotReads] = {}
+        self._positions: dict[int, dict[int, list[int]]] = {}
+
+    def of(self, value: SSAValue) -> SlotReads:
+        found = self._reads.get(id(value))
+        if found is None:
+            found = self._reads[id(value)] = slot_reads(value)
+        return found
+
+    def positions(self, tup: TupleOp, value: SSAValue) -> list[int]:
+        table = self._positions.get(id(tup))
+        if table is None:
+            table = self._positions[id(tup)] = {}
+            for e, element in enumerate(tup.elements):
+                table.setdefault(id(element), []).append(e)
+        return table.get(id(value), [])
 
 
 def _outer_source(
@@ -126,7 +161,9 @@ def _branch(
     raise NotMovable("a branch neither returns the buffer nor accumulates into it")
 
 
-def _match(cond: ConditionalOp, position: int | None, slot: int, buffer: SSAValue) -> _Split:
+def _match(
+    cond: ConditionalOp, position: int | None, slot: int, buffer: SSAValue, reads: _Reads
+) -> _Split:
     branches: list[_Branch] = []
     kinds: set[str] = set()
     for k in range(len(cond.branches)):
@@ -142,18 +179,22 @@ def _match(cond: ConditionalOp, position: int | None, slot: int, buffer: SSAValu
         if other.properties != first.properties or other.results[0].type != first.results[0].type:
             raise NotMovable("the branches' all-reduces differ")
     for b in branches:
-        _check_reads(cond, b, buffer)
-    return _Split(cond, position, slot, kinds.pop(), branches)
+        _check_reads(cond, b, buffer, reads)
+    if position is None:
+        value: SSAValue = cond.result
+    else:
+        value = reads.of(cond.result).by_slot[position][0].result
+    return _Split(cond, position, slot, kinds.pop(), branches, buffer, value)
 
 
-def _check_reads(cond: ConditionalOp, b: _Branch, buffer: SSAValue) -> None:
+def _check_reads(cond: ConditionalOp, b: _Branch, buffer: SSAValue, index: _Reads) -> None:
     """The branch reads the buffer only on the matched path, once."""
     region, operand = cond.branches[b.index], cond.branch_operands[b.index]
     last = region.block.last_op
     allowed = {id(op) for op in b.reads} | {id(b.combine), id(last)}
     if last is not None and last.operands:
         allowed.add(id(last.operands[0].owner))
-    reads = all_buffer_reads(region, operand, buffer)
+    reads = all_buffer_reads(region, operand, buffer, index)
     if reads is None or any(id(op) not in allowed for op in reads):
         raise NotMovable("a branch reads the buffer elsewhere")
     for read in b.reads:
@@ -183,6 +224,7 @@ def find_splits(loop: WhileOp, replicated: Callable[[SSAValue, AllReduceOp], boo
     if not isinstance(root, TupleOp):
         return []
     splits: list[_Split] = []
+    reads = _Reads()
     for slot, element in enumerate(root.elements):
         owner = element.owner
         position: int | None = None
@@ -190,7 +232,7 @@ def find_splits(loop: WhileOp, replicated: Callable[[SSAValue, AllReduceOp], boo
             position, owner = owner.index.value.data, owner.tuple_.owner
         if not isinstance(owner, ConditionalOp) or len(list(element.uses)) != 1:
             continue
-        split = _try_split(owner, position, slot, body, loop, replicated)
+        split = _try_split(owner, position, slot, reads, loop, replicated)
         if split is not None:
             splits.append(split)
     return splits
@@ -200,22 +242,19 @@ def _try_split(
     cond: ConditionalOp,
     position: int | None,
     slot: int,
-    body: Block,
+    reads: _Reads,
     loop: WhileOp,
     replicated: Callable[[SSAValue, AllReduceOp], bool],
 ) -> _Split | None:
-    gtes = [
-        u.operation
-        for u in body.args[0].uses
-        if isinstance(u.operation, GetTupleElementOp) and u.operation.index.value.data == slot
-    ]
+    param = loop.body.block.args[0]
+    gtes = reads.of(param).by_slot.get(slot, [])
     if len(gtes) != 1 or condition_reads_slot(loop, slot):
         return None
     buffer = gtes[0].results[0]
-    if slot_of(buffer, body.args[0]) != slot or not _buffer_only_feeds(buffer, cond):
+    if slot_of(buffer, param) != slot or not _buffer_only_feeds(buffer, cond):
         return None
     try:
-        split = _match(cond, position, slot, buffer)
+        split = _match(cond, position, slot, buffer, reads)
     except NotMovable:
         return None
     for b in split.branches:
@@ -225,22 +264,19 @@ def _try_split(
 
 
 def apply_split(
-    split: _Split, identity: Callable[[Attribute, str], list[Operation]], buffer: SSAValue
+    split: _Split, identity: Callable[[Attribute, str], list[Operation]], edits: OperandEdits
 ) -> AllReduceOp:
-    """Rewrite one split; returns the all-reduce now in the loop body after the conditional."""
+    """Rewrite one split; returns the all-reduce now in the loop body after the conditional.
+    The operand changes of the conditional, its operand tuple, its branches' returned tuples
+    and the body's root tuple go through `edits` (flushed by the caller after all the splits:
+    each of those wide tuples is rebuilt once, not once per slot)."""
     cond = split.conditional
+    buffer = split.buffer
     template = next(a for a in (b.all_reduce for b in split.branches) if a is not None)
     for b in split.branches:
-        _rewrite_branch(cond, split, b, identity)
-    value: SSAValue = cond.result
+        _rewrite_branch(cond, split, b, identity, edits)
+    value = split.value
     after: list[Operation] = []
-    if split.position is not None:
-        value = next(
-            u.operation.results[0]
-            for u in cond.result.uses
-            if isinstance(u.operation, GetTupleElementOp)
-            and u.operation.index.value.data == split.position
-        )
     moved = AllReduceOp.create(
         operands=[value],
         result_types=[value.type],
@@ -257,8 +293,8 @@ def apply_split(
     Rewriter.insert_op(after, InsertPoint.after(anchor))
     for use in list(value.uses):
         if use.operation is not moved:
-            use.operation.operands[use.index] = combine.results[0]
-    _detach_buffer(cond, buffer, identity)
+            edits.set(use.operation, use.index, combine.results[0])
+    _detach_buffer(cond, buffer, identity, edits)
     for b in split.branches:
         if b.all_reduce is not None:
             Rewriter.erase_op(b.all_reduce)
@@ -270,6 +306,7 @@ def _rewrite_branch(
     split: _Split,
     b: _Branch,
     identity: Callable[[Attribute, str], list[Operation]],
+    edits: OperandEdits,
 ) -> None:
     """The branch returns x (was `buffer @ C(x)`) or the identity (was the buffer)."""
     region = cond.branches[b.index]
@@ -279,18 +316,21 @@ def _rewrite_branch(
         return
     index = split.position if split.position is not None else 0
     if b.all_reduce is not None and b.local is not None and b.combine is not None:
-        holder.operands[index] = b.local
+        edits.set(holder, index, b.local)
         Rewriter.erase_op(b.combine)
     else:
         ops = identity(b.returned.type, split.kind)
         Rewriter.insert_op(ops, InsertPoint.before(last if holder is last else holder))
-        holder.operands[index] = ops[-1].results[0]
+        edits.set(holder, index, ops[-1].results[0])
     for read in reversed(b.reads):
         erase_if_dead(read)
 
 
 def _detach_buffer(
-    cond: ConditionalOp, buffer: SSAValue, identity: Callable[[Attribute, str], list[Operation]]
+    cond: ConditionalOp,
+    buffer: SSAValue,
+    identity: Callable[[Attribute, str], list[Operation]],
+    edits: OperandEdits,
 ) -> None:
     """The branches no longer read the buffer: their operands get a dummy in its place."""
     dummy: SSAValue | None = None
@@ -302,23 +342,24 @@ def _detach_buffer(
             ops = identity(buffer.type, "hlo.add")
             Rewriter.insert_op(ops, InsertPoint.after(buffer.owner))  # pyright: ignore[reportArgumentType]
             dummy = ops[-1].results[0]
-        user.operands[use.index] = dummy
+        edits.set(user, use.index, dummy)
 
 
-def all_buffer_reads(region: Region, operand: SSAValue, buffer: SSAValue) -> list[Operation] | None:
+def all_buffer_reads(
+    region: Region, operand: SSAValue, buffer: SSAValue, reads: _Reads
+) -> list[Operation] | None:
     """Every op in the branch that reads the buffer through the branch argument (None when
     the argument is used in a way that is not a get_tuple_element of a forwarded tuple)."""
     arg = region.block.args[0]
     if operand is buffer:
         return [u.operation for u in arg.uses]
     owner = operand.owner
-    if not isinstance(owner, TupleOp) or buffer not in owner.elements:
+    if not isinstance(owner, TupleOp):
         return []
-    reads: list[Operation] = []
-    for use in arg.uses:
-        user = use.operation
-        if not isinstance(user, GetTupleElementOp):
-            return None
-        if owner.elements[user.index.value.data] is buffer:
-            reads.append(user)
-    return reads
+    positions = reads.positions(owner, buffer)
+    if not positions:
+        return []
+    by_slot = reads.of(arg)
+    if by_slot.other_uses:
+        return None
+    return [gte for e in positions for gte in by_slot.by_slot.get(e, [])]

@@ -110,7 +110,12 @@ from neuron_cc.dialects.replica_groups import (
     matches_reference,
     parse_reference_groups,
 )
-from neuron_cc.dialects.value_edits import replace_values, set_type
+from neuron_cc.dialects.value_edits import (
+    OperandEdits,
+    operand_edits,
+    replace_values,
+    set_type,
+)
 from neuron_cc.transforms.conditional_accumulation import apply_split, find_splits
 from neuron_cc.transforms.loop_slots import (
     identity_buffer,
@@ -551,23 +556,15 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
     return plan
 
 
-def _buffer_of(loop: WhileOp, slot: int) -> SSAValue:
-    """The body's (single) get_tuple_element of `slot`."""
-    return next(
-        u.operation.results[0]
-        for u in loop.body.blocks[0].args[0].uses
-        if isinstance(u.operation, GetTupleElementOp) and u.operation.index.value.data == slot
-    )
-
-
 def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) -> None:
     """The loop returns each overwrite's local value; one all-reduce of it follows the loop."""
     old_uses = list(loop.result.uses)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
+    edits = OperandEdits()  # the body's root tuple is rebuilt once for all the overwrites
     for ow in overwrites:
         op = ow.collective
-        ow.root.operands[ow.slot] = op.operands[0]
+        edits.set(ow.root, ow.slot, op.operands[0])
         read = GetTupleElementOp(loop.result, ow.slot)
         props = dict(op.properties)
         if "channel_id" in props:
@@ -582,6 +579,7 @@ def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) 
         Rewriter.erase_op(op)
         after.extend([read, moved])
         finals[ow.slot] = moved.results[0]
+    edits.flush()
     replace_loop_result(loop, finals, after, old_uses)
 
 
@@ -619,9 +617,10 @@ def process_loop(loop: WhileOp, ctx: _Context, setup: bool) -> None:
         if ctx.remarks.active:
             remark_other_collectives(body, ctx)
         return
-    for split in find_splits(loop, ctx.replicated):
-        moved = apply_split(split, identity_buffer, _buffer_of(loop, split.slot))
-        ctx.remarks.remark(moved, "split out of a conditional with a replicated branch index")
+    with operand_edits() as edits:  # each wide tuple rebuilt once for all the splits
+        for split in find_splits(loop, ctx.replicated):
+            moved = apply_split(split, identity_buffer, edits)
+            ctx.remarks.remark(moved, "split out of a conditional with a replicated branch index")
     _rewrite_flags(loop, ctx)
     plan = _plan(loop, ctx)
     if ctx.remarks.active:
