@@ -136,3 +136,18 @@ def test_replace_all_uses_with_rebuilds_each_user_once(monkeypatch: pytest.Monke
     assert built == [1]
     assert list(tup.operands) == [y] * 50
     assert sorted(u.index for u in y.uses) == list(range(50))
+
+
+def test_operand_edits_move_uses_at_once_and_write_each_tuple_once() -> None:
+    from neuron_cc.dialects.value_edits import operand_edits
+
+    _, olds, news, tup, _ = _wide(4)
+    with operand_edits() as edits:
+        edits.set(tup, 1, news[1])
+        edits.set(tup, 3, news[3])
+        edits.set(tup, 0, olds[0])  # unchanged: nothing moves
+        assert [u.operation for u in news[1].uses] == [tup]  # the use moved already
+        assert list(tup.operands) == olds  # the tuple is written at the end
+    assert list(tup.operands) == [olds[0], news[1], olds[2], news[3]]
+    assert all(u.operation is not tup for u in olds[1].uses)
+    assert [(u.operation, u.index) for u in news[3].uses] == [(tup, 3)]

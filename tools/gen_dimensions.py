@@ -13,7 +13,15 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
 - `functions`: n computations `call`ed from the entry, each with a loop of two accumulators;
 - `users`: one value (a loop-body parameter slot) read by n ops (n all-reduces of it, summed);
 - `region`: one loop body of about n instructions (a chain of elementwise ops between
-  accumulations).
+  accumulations);
+- `gathers`: one loop carrying n shards, each all-gathered in the body (FSDP in a scan: the
+  all-gather hoist);
+- `scatters`: one loop of n accumulations of reduce-scatters (ZeRO gradients);
+- `stacked`: one loop storing a reduce-scatter per iteration in row i of n buffers (the
+  reduce-scatter sink);
+- `flags`: one loop of n threshold flags (`flag |= pmax(x) > 0`);
+- `conditional`: one loop whose body runs one conditional over n accumulators (`lax.cond`
+  over a gradient pytree in a scan).
 
 `width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
 64 partitions).
@@ -36,6 +44,11 @@ BASE: dict[str, int] = {
     "functions": 40,
     "users": 400,
     "region": 2000,
+    "gathers": 200,
+    "scatters": 200,
+    "stacked": 200,
+    "flags": 200,
+    "conditional": 200,
 }
 """The 1x size of every dimension: each 1x program has ~1,000 instructions or more, so a 1x step
 takes milliseconds, not microseconds (the ratio then measures the step, not the clock)."""
@@ -44,9 +57,10 @@ takes milliseconds, not microseconds (the ratio then measures the step, not the 
 class _Text:
     """Builds one module: computations as text, fresh names and channel ids."""
 
-    def __init__(self, name: str, partitions: int = PARTITIONS) -> None:
+    def __init__(self, name: str, partitions: int = PARTITIONS, reducers: str = "") -> None:
         self.name = name
         self.partitions = partitions
+        self.reducers = reducers
         self.groups = "{{" + ",".join(str(i) for i in range(partitions)) + "}}"
         self.computations: list[str] = []
         self.counter = 0
@@ -71,7 +85,8 @@ class _Text:
             "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
         )
         head = f"HloModule {self.name}, num_partitions={self.partitions}\n\n"
-        return head + reducer + "\n" + "\n".join(self.computations) + "\n" + entry
+        computations = "\n".join(self.computations)
+        return head + reducer + self.reducers + "\n" + computations + "\n" + entry
 
 
 def _loop(
@@ -230,6 +245,168 @@ def region(n: int) -> str:
     return t.render(_entry(lines, _run_loop(t, lines, cond, body, slots, "%x")))
 
 
+_MAX_REDUCER = (
+    "\n%max_reducer (a: s32[], b: s32[]) -> s32[] {\n  %a = s32[] parameter(0)\n"
+    "  %b = s32[] parameter(1)\n  ROOT %m = s32[] maximum(%a, %b)\n}\n"
+)
+
+Step = Callable[["_Text", list[str], str, str], str]
+"""Emits one slot's update in a loop body (lines, accumulator, x) and returns its new value."""
+
+
+def _slotted(
+    t: _Text,
+    n: int,
+    acc: str,
+    x: str,
+    init: str,
+    step: Step,
+    prologue: tuple[str, ...] = (),
+) -> str:
+    """A loop carrying (i, acc_0..acc_{n-1}, x_0..x_{n-1}), each acc_j updated by `step` from
+    x_j; `init` emits the accumulators' initial value into the entry (named `%init_acc`).
+    The entry returns the loop's whole tuple (every slot live)."""
+    carried = "(s32[], " + ", ".join([acc] * n + [x] * n) + ")"
+    lines = [f"%body (p: {carried}) -> {carried} {{", f"  %p = {carried} parameter(0)"]
+    lines += ["  %i = s32[] get-tuple-element(%p), index=0", "  %one = s32[] constant(1)"]
+    lines += ["  %next = s32[] add(%i, %one)", *prologue]
+    news: list[str] = []
+    xs: list[str] = []
+    for j in range(n):
+        a, v = t.fresh("acc"), t.fresh("x")
+        lines.append(f"  {a} = {acc} get-tuple-element(%p), index={1 + j}")
+        lines.append(f"  {v} = {x} get-tuple-element(%p), index={1 + n + j}")
+        news.append(step(t, lines, a, v))
+        xs.append(v)
+    lines.append(f"  ROOT %t = {carried} tuple(%next, {', '.join(news + xs)})\n}}\n")
+    t.computations.append("\n".join(lines))
+    t.computations.append(
+        f"%cond (p: {carried}) -> pred[] {{\n  %p = {carried} parameter(0)\n"
+        f"  %i = s32[] get-tuple-element(%p), index=0\n  %n = s32[] constant({TRIPS})\n"
+        f"  ROOT %lt = pred[] compare(%i, %n), direction=LT\n}}\n"
+    )
+    entry = [f"ENTRY %main (x: {x}) -> {carried} {{", f"  %x = {x} parameter(0)"]
+    entry += ["  %zero = s32[] constant(0)", init]
+    entry.append(f"  %init = {carried} tuple(%zero, {', '.join(['%init_acc'] * n + ['%x'] * n)})")
+    entry.append(f"  ROOT %w = {carried} while(%init), condition=%cond, body=%body\n}}\n")
+    return t.render("\n".join(entry))
+
+
+def _zeros(shape: str) -> str:
+    return f"  %zf = f32[] constant(0)\n  %init_acc = {shape} broadcast(%zf), dimensions={{}}"
+
+
+def gathers(n: int) -> str:
+    """n loop-invariant shards, each all-gathered and used every iteration (FSDP in a scan)."""
+    t = _Text(f"gathers_{n}")
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        t.channel += 1
+        g, new = t.fresh("ag"), t.fresh("new")
+        lines.append(
+            f"  {g} = f32[16] all-gather({x}), channel_id={t.channel}, replica_groups="
+            f"{t.groups}, dimensions={{0}}, use_global_device_ids=true"
+        )
+        lines.append(f"  {new} = f32[16] add({a}, {g})")
+        return new
+
+    return _slotted(t, n, "f32[16]", "f32[2]", _zeros("f32[16]"), step)
+
+
+def _reduce_scatter(t: _Text, lines: list[str], value: str) -> str:
+    t.channel += 1
+    r = t.fresh("rs")
+    lines.append(
+        f"  {r} = f32[2] reduce-scatter({value}), channel_id={t.channel}, replica_groups="
+        f"{t.groups}, dimensions={{0}}, use_global_device_ids=true, to_apply=%add_reducer"
+    )
+    return r
+
+
+def scatters(n: int) -> str:
+    """n accumulations of reduce-scatters (acc += psum_scatter(x * x): ZeRO gradients)."""
+    t = _Text(f"scatters_{n}")
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        sq, new = t.fresh("sq"), t.fresh("new")
+        lines.append(f"  {sq} = f32[16] multiply({x}, {x})")
+        lines.append(f"  {new} = f32[2] add({a}, {_reduce_scatter(t, lines, sq)})")
+        return new
+
+    return _slotted(t, n, "f32[2]", "f32[16]", _zeros("f32[2]"), step)
+
+
+def stacked(n: int) -> str:
+    """n buffers whose row i is the reduce-scatter of iteration i (the reduce-scatter sink)."""
+    t = _Text(f"stacked_{n}")
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        row, new = t.fresh("row"), t.fresh("new")
+        lines.append(f"  {row} = f32[1,2] reshape({_reduce_scatter(t, lines, x)})")
+        lines.append(f"  {new} = f32[{TRIPS},2] dynamic-update-slice({a}, {row}, %i, %c0)")
+        return new
+
+    zeros = _zeros(f"f32[{TRIPS},2]")
+    return _slotted(t, n, f"f32[{TRIPS},2]", "f32[16]", zeros, step, ("  %c0 = s32[] constant(0)",))
+
+
+def flags(n: int) -> str:
+    """n threshold flags (flag |= pmax(x) > 0), each carried as a running maximum."""
+    t = _Text(f"flags_{n}", reducers=_MAX_REDUCER)
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        t.channel += 1
+        m, g, new = t.fresh("max"), t.fresh("seen"), t.fresh("new")
+        lines.append(
+            f"  {m} = s32[4] all-reduce({x}), channel_id={t.channel}, replica_groups={t.groups}, "
+            "use_global_device_ids=true, to_apply=%max_reducer"
+        )
+        lines.append(f"  {g} = pred[4] compare({m}, %zeros), direction=GT")
+        lines.append(f"  {new} = pred[4] or({a}, {g})")
+        return new
+
+    init = "  %no = pred[] constant(false)\n  %init_acc = pred[4] broadcast(%no), dimensions={}"
+    zeros = ("  %z = s32[] constant(0)", "  %zeros = s32[4] broadcast(%z), dimensions={}")
+    return _slotted(t, n, "pred[4]", "s32[4]", init, step, zeros)
+
+
+def conditional(n: int) -> str:
+    """One conditional per iteration over n accumulators (lax.cond over a gradient pytree in
+    a scan): the taken branch returns acc_j + psum(x_j), the other acc_j."""
+    t = _Text(f"conditional_{n}")
+    both = "(" + ", ".join([VEC] * (2 * n)) + ")"
+    accs = "(" + ", ".join([VEC] * n) + ")"
+    take = [f"%take (q: {both}) -> {accs} {{", f"  %q = {both} parameter(0)"]
+    skip = [f"%skip (q: {both}) -> {accs} {{", f"  %q = {both} parameter(0)"]
+    sums: list[str] = []
+    for j in range(n):
+        take.append(f"  %a{j} = {VEC} get-tuple-element(%q), index={j}")
+        take.append(f"  %v{j} = {VEC} get-tuple-element(%q), index={n + j}")
+        sums.append(t.fresh("sum"))
+        take.append(f"  {sums[-1]} = {VEC} add(%a{j}, {t.all_reduce(take, f'%v{j}')})")
+        skip.append(f"  %a{j} = {VEC} get-tuple-element(%q), index={j}")
+    take.append(f"  ROOT %r = {accs} tuple({', '.join(sums)})\n}}\n")
+    skip.append(f"  ROOT %r = {accs} tuple({', '.join(f'%a{j}' for j in range(n))})\n}}\n")
+    t.computations += ["\n".join(take), "\n".join(skip)]
+    prologue = ("  %two = s32[] constant(2)", "  %early = pred[] compare(%i, %two), direction=LT")
+    body: list[str] = []
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        body.append(a)
+        body.append(x)
+        return f"%got.{len(body) // 2 - 1}"
+
+    text = _slotted(t, n, VEC, VEC, _zeros(VEC), step, prologue)
+    ops = body[0::2] + body[1::2]
+    branch = (
+        f"  %ops = {both} tuple({', '.join(ops)})\n"
+        f"  %c = {accs} conditional(%early, %ops, %ops), true_computation=%take, "
+        "false_computation=%skip\n"
+        + "\n".join(f"  %got.{j} = {VEC} get-tuple-element(%c), index={j}" for j in range(n))
+    )
+    return text.replace("\n  ROOT %t = ", "\n" + branch + "\n  ROOT %t = ", 1)
+
+
 GENERATORS: dict[str, Callable[[int], str]] = {
     "width": width,
     "loops": loops,
@@ -237,6 +414,11 @@ GENERATORS: dict[str, Callable[[int], str]] = {
     "functions": functions,
     "users": users,
     "region": region,
+    "gathers": gathers,
+    "scatters": scatters,
+    "stacked": stacked,
+    "flags": flags,
+    "conditional": conditional,
 }
 
 

@@ -122,6 +122,32 @@ def slot_reads(value: SSAValue) -> SlotReads:
     return reads
 
 
+class ReadIndex:
+    """`slot_reads` of values and the positions of values in tuple ops, each built once and
+    kept: a rewrite that checks every slot of a wide loop one at a time costs each slot its
+    own reads, not the loop's width. Valid while the IR it indexed is unchanged."""
+
+    def __init__(self) -> None:
+        self._reads: dict[int, SlotReads] = {}
+        self._positions: dict[int, dict[int, list[int]]] = {}
+
+    def of(self, value: SSAValue) -> SlotReads:
+        """`slot_reads(value)`."""
+        found = self._reads.get(id(value))
+        if found is None:
+            found = self._reads[id(value)] = slot_reads(value)
+        return found
+
+    def positions(self, tup: TupleOp, value: SSAValue) -> list[int]:
+        """The indices of `tup`'s elements that are `value`, in order."""
+        table = self._positions.get(id(tup))
+        if table is None:
+            table = self._positions[id(tup)] = {}
+            for e, element in enumerate(tup.elements):
+                table.setdefault(id(element), []).append(e)
+        return table.get(id(value), [])
+
+
 def is_gte_of(value: SSAValue, tuple_value: SSAValue, slot: int) -> bool:
     """`value` is `get_tuple_element(tuple_value, slot)`."""
     owner = value.owner

@@ -32,10 +32,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from neuron_cc.analysis.accumulation import COMBINERS, NotMovable, slot_of
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.while_loops import (
-    SlotReads,
+    ReadIndex,
     condition_reads_slot,
     erase_if_dead,
-    slot_reads,
 )
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import (
@@ -73,30 +72,6 @@ class _Split:
     value: SSAValue
     """What the body reads of the conditional: its first get_tuple_element of `position`
     (or its result)."""
-
-
-class _Reads:
-    """Get_tuple_element reads of a value, and the positions of each value in a tuple op,
-    each built once for all the slots (so a slot's checks cost its own reads, not the
-    conditional's width)."""
-
-    def __init__(self) -> None:
-        self._reads: dict[int, SlotReads] = {}
-        self._positions: dict[int, dict[int, list[int]]] = {}
-
-    def of(self, value: SSAValue) -> SlotReads:
-        found = self._reads.get(id(value))
-        if found is None:
-            found = self._reads[id(value)] = slot_reads(value)
-        return found
-
-    def positions(self, tup: TupleOp, value: SSAValue) -> list[int]:
-        table = self._positions.get(id(tup))
-        if table is None:
-            table = self._positions[id(tup)] = {}
-            for e, element in enumerate(tup.elements):
-                table.setdefault(id(element), []).append(e)
-        return table.get(id(value), [])
 
 
 def _outer_source(
@@ -162,7 +137,7 @@ def _branch(
 
 
 def _match(
-    cond: ConditionalOp, position: int | None, slot: int, buffer: SSAValue, reads: _Reads
+    cond: ConditionalOp, position: int | None, slot: int, buffer: SSAValue, reads: ReadIndex
 ) -> _Split:
     branches: list[_Branch] = []
     kinds: set[str] = set()
@@ -187,7 +162,7 @@ def _match(
     return _Split(cond, position, slot, kinds.pop(), branches, buffer, value)
 
 
-def _check_reads(cond: ConditionalOp, b: _Branch, buffer: SSAValue, index: _Reads) -> None:
+def _check_reads(cond: ConditionalOp, b: _Branch, buffer: SSAValue, index: ReadIndex) -> None:
     """The branch reads the buffer only on the matched path, once."""
     region, operand = cond.branches[b.index], cond.branch_operands[b.index]
     last = region.block.last_op
@@ -224,7 +199,7 @@ def find_splits(loop: WhileOp, replicated: Callable[[SSAValue, AllReduceOp], boo
     if not isinstance(root, TupleOp):
         return []
     splits: list[_Split] = []
-    reads = _Reads()
+    reads = ReadIndex()
     for slot, element in enumerate(root.elements):
         owner = element.owner
         position: int | None = None
@@ -242,7 +217,7 @@ def _try_split(
     cond: ConditionalOp,
     position: int | None,
     slot: int,
-    reads: _Reads,
+    reads: ReadIndex,
     loop: WhileOp,
     replicated: Callable[[SSAValue, AllReduceOp], bool],
 ) -> _Split | None:
@@ -346,7 +321,7 @@ def _detach_buffer(
 
 
 def all_buffer_reads(
-    region: Region, operand: SSAValue, buffer: SSAValue, reads: _Reads
+    region: Region, operand: SSAValue, buffer: SSAValue, reads: ReadIndex
 ) -> list[Operation] | None:
     """Every op in the branch that reads the buffer through the branch argument (None when
     the argument is used in a way that is not a get_tuple_element of a forwarded tuple)."""

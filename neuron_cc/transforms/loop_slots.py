@@ -76,11 +76,6 @@ def init_slots(loop: WhileOp) -> list[SSAValue]:
     return [g.result for g in gtes]
 
 
-def retype_slot(loop: WhileOp, slot: int, wide: Attribute) -> None:
-    """Re-type slot `slot` of the loop (result, body and condition arguments, their gtes)."""
-    retype_slots(loop, {slot: wide})
-
-
 def retype_slots(loop: WhileOp, wides: Mapping[int, Attribute]) -> None:
     """Re-type every slot k of `wides` to `wides[k]`: the loop result, the body and condition
     arguments and their gtes of those slots, in place (`set_type`): one new tuple type and one

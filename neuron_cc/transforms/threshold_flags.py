@@ -43,18 +43,19 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from neuron_cc.analysis.accumulation import NotMovable, identity_value, slot_of
 from neuron_cc.analysis.induction import constant_int
 from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.while_loops import condition_reads_slot, erase_if_dead
+from neuron_cc.analysis.while_loops import ReadIndex, condition_reads_slot, erase_if_dead
 from neuron_cc.dialects.hlo.attributes import ComparisonDirection, ComparisonType
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise import AndOp, MaximumOp, MinimumOp, OrOp
 from neuron_cc.dialects.hlo.elementwise_misc import CompareOp
 from neuron_cc.dialects.hlo.types import is_integer_type, is_pred_type, is_unsigned_type
+from neuron_cc.dialects.value_edits import replace_values
 from neuron_cc.transforms.loop_slots import (
     init_slots,
     replace_loop_result,
     retype_root,
-    retype_slot,
+    retype_slots,
     splat_buffer,
 )
 
@@ -99,16 +100,17 @@ class Flag:
     threshold: SSAValue
 
 
-def find_flag(op: AllReduceOp, loop: WhileOp) -> Flag | None:
+def find_flag(op: AllReduceOp, loop: WhileOp, index: ReadIndex | None = None) -> Flag | None:
     """The threshold flag `op` feeds in `loop`'s body, if the rewrite applies (module doc)."""
     try:
-        return check_flag(op, loop)
+        return check_flag(op, loop, index)
     except NotMovable:
         return None
 
 
-def check_flag(op: AllReduceOp, loop: WhileOp) -> Flag:
-    """The threshold flag `op` feeds, or NotMovable with the rule it breaks."""
+def check_flag(op: AllReduceOp, loop: WhileOp, index: ReadIndex | None = None) -> Flag:
+    """The threshold flag `op` feeds, or NotMovable with the rule it breaks. `index`: the
+    loop's reads, indexed once for all the flags of an unchanged loop."""
     kind = reduction_kind(op.regions[0])
     element = _element(op.results[0])
     compare = _single_user(op.results[0])
@@ -146,7 +148,7 @@ def check_flag(op: AllReduceOp, loop: WhileOp) -> Flag:
             f"the threshold holds for the {kind[4:]} identity {e}: a loop of no iterations "
             "would change the flag"
         )
-    read = _flag_read(combine, compare.result, loop)
+    read = _flag_read(combine, compare.result, loop, index or ReadIndex())
     slot = read.index.value.data
     return Flag(op, compare, combine, read, slot, kind, direction, threshold)
 
@@ -171,27 +173,22 @@ def _single_user(value: SSAValue) -> Operation | None:
     return uses[0].operation if len(uses) == 1 else None
 
 
-def _flag_read(combine: OrOp | AndOp, term: SSAValue, loop: WhileOp) -> GetTupleElementOp:
+def _flag_read(
+    combine: OrOp | AndOp, term: SSAValue, loop: WhileOp, index: ReadIndex
+) -> GetTupleElementOp:
     """The slot read `combine` combines `term` with: read once, returned at its slot only."""
     body = loop.body.blocks[0]
     other = combine.rhs if combine.lhs is term else combine.lhs
     slot = slot_of(other, body.args[0])
     if slot is None or other is term or not isinstance(other.owner, GetTupleElementOp):
         raise NotMovable("the threshold flag is not combined with a loop-carried flag")
-    reads = [
-        u.operation
-        for u in body.args[0].uses
-        if not isinstance(u.operation, GetTupleElementOp) or u.operation.index.value.data == slot
-    ]
+    param = index.of(body.args[0])
+    reads = [u.operation for u in param.other_uses] + list(param.by_slot.get(slot, []))
     if reads != [other.owner] or _single_user(other) is not combine:
         raise NotMovable(f"the loop-carried flag (slot {slot}) has other readers in the body")
     last = body.last_op
     root = last.operands[0].owner if isinstance(last, ReturnOp) and last.operands else None
-    returned = (
-        [i for i, v in enumerate(root.elements) if v is combine.result]
-        if isinstance(root, TupleOp)
-        else []
-    )
+    returned = index.positions(root, combine.result) if isinstance(root, TupleOp) else []
     if returned != [slot] or _single_user(combine.result) is not root:
         raise NotMovable(f"the updated flag is not returned at tuple index {slot} alone")
     if condition_reads_slot(loop, slot):
@@ -199,34 +196,50 @@ def _flag_read(combine: OrOp | AndOp, term: SSAValue, loop: WhileOp) -> GetTuple
     return other.owner
 
 
-def apply_flag(loop: WhileOp, flag: Flag) -> None:
-    """Carry `r(m, C(x))` in the flag's slot and compute `flag_0 @ g(m)` after the loop."""
-    value_type = flag.collective.results[0].type
-    assert isinstance(value_type, TensorType)
+def apply_flags(loop: WhileOp, flags: list[Flag]) -> None:
+    """Carry `r(m, C(x))` in each flag's slot and compute `flag_0 @ g(m)` after the loop: one
+    new init tuple, one re-typing of the slots and one rebuilt loop result for all the flags
+    (their slots are distinct; each was found on the loop as it was before any of them)."""
     old_uses = list(loop.result.uses)
     slots = init_slots(loop)
-    flag_init = slots[flag.slot]
-    identity = splat_buffer(value_type, _identity(flag))
     new_slots = list(slots)
-    new_slots[flag.slot] = identity[-1].results[0]
+    types: dict[int, TensorType[Attribute]] = {}
+    created: list[Operation] = []
+    for flag in flags:
+        value_type = flag.collective.results[0].type
+        assert isinstance(value_type, TensorType)
+        types[flag.slot] = value_type
+        identity = splat_buffer(value_type, _identity(flag))
+        created += identity
+        new_slots[flag.slot] = identity[-1].results[0]
     init = TupleOp(new_slots)
-    Rewriter.insert_op([*identity, init], InsertPoint.before(loop))
+    Rewriter.insert_op([*created, init], InsertPoint.before(loop))
     old_init = loop.init.owner
     loop.operands[0] = init.result
-    retype_slot(loop, flag.slot, value_type)
-    running = _REDUCERS[flag.kind].create(
-        operands=[flag.read.result, flag.collective.results[0]], result_types=[value_type]
-    )
-    Rewriter.insert_op(running, InsertPoint.before(flag.combine))
-    flag.combine.result.replace_all_uses_with(running.results[0])
-    threshold_owner = flag.threshold.owner
-    Rewriter.erase_op(flag.combine)
-    Rewriter.erase_op(flag.compare)
-    if isinstance(threshold_owner, Operation):
-        erase_if_dead(threshold_owner)
+    retype_slots(loop, types)
+    running: list[tuple[SSAValue, SSAValue]] = []
+    for flag in flags:
+        op = _REDUCERS[flag.kind].create(
+            operands=[flag.read.result, flag.collective.results[0]],
+            result_types=[types[flag.slot]],
+        )
+        Rewriter.insert_op(op, InsertPoint.before(flag.combine))
+        running.append((flag.combine.result, op.results[0]))
+    replace_values(running)  # the body's root tuple reads every flag: rebuilt once
+    for flag in flags:
+        threshold_owner = flag.threshold.owner
+        Rewriter.erase_op(flag.combine)
+        Rewriter.erase_op(flag.compare)
+        if isinstance(threshold_owner, Operation):
+            erase_if_dead(threshold_owner)
     retype_root(loop)
-    after = _after_loop(loop, flag, flag_init, value_type)
-    replace_loop_result(loop, {flag.slot: after[-1].results[0]}, after, old_uses)
+    after: list[Operation] = []
+    finals: dict[int, SSAValue] = {}
+    for flag in flags:
+        ops = _after_loop(loop, flag, slots[flag.slot], types[flag.slot])
+        after += ops
+        finals[flag.slot] = ops[-1].results[0]
+    replace_loop_result(loop, finals, after, old_uses)
     if isinstance(old_init, Operation):
         erase_if_dead(old_init)
 

@@ -84,7 +84,12 @@ from neuron_cc.analysis.update_slices import (
     loop_reads,
     match_update_slice,
 )
-from neuron_cc.analysis.while_loops import condition_reads_slot, erase_if_dead, while_ops_post_order
+from neuron_cc.analysis.while_loops import (
+    ReadIndex,
+    condition_reads_slot,
+    erase_if_dead,
+    while_ops_post_order,
+)
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import AllReduceOp, CollectiveOp, ReduceScatterOp
 from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, TupleOp, WhileOp
@@ -124,7 +129,7 @@ from neuron_cc.transforms.loop_slots import (
     retype_root,
     retype_slots,
 )
-from neuron_cc.transforms.threshold_flags import apply_flag, check_flag, find_flag
+from neuron_cc.transforms.threshold_flags import Flag, apply_flags, check_flag, find_flag
 from neuron_cc.transforms.update_slice_sink import sink_update_slices
 from neuron_cc.transforms.while_loop_all_reduce_setup import run_setup
 
@@ -144,6 +149,8 @@ class _Context:
     moved: dict[str, int] = field(default_factory=dict[str, int])
     slot_users: SlotUsers | None = None
     """The body argument's users by slot, for the loop being planned."""
+    read_index: ReadIndex | None = None
+    """The planned loop's reads (`_flag_reason`), indexed once for all its collectives."""
 
     def channel_for(self, old: IntegerAttr | None) -> IntegerAttr | None:
         """A fresh channel id for a moved collective that had one (docs/decisions.md §6.1)."""
@@ -502,7 +509,7 @@ def _plan_collective(
         return _check(op, loop, ctx), None
     except NotMovable as e:
         if isinstance(op, AllReduceOp) and str(e).endswith("result: compare"):
-            e = _flag_reason(op, loop, e)
+            e = _flag_reason(op, loop, e, ctx.read_index)
         if not isinstance(op, AllReduceOp) or (
             ctx.reference is not None
             and not matches_reference(op.replica_groups.groups(), ctx.reference)
@@ -525,10 +532,12 @@ def _plan_collective(
     return [], found
 
 
-def _flag_reason(op: AllReduceOp, loop: WhileOp, fallback: NotMovable) -> NotMovable:
+def _flag_reason(
+    op: AllReduceOp, loop: WhileOp, fallback: NotMovable, index: ReadIndex | None
+) -> NotMovable:
     """Why the compare after `op` is not a threshold flag the motion handles."""
     try:
-        check_flag(op, loop)
+        check_flag(op, loop, index)
     except NotMovable as e:
         return e
     return fallback
@@ -539,6 +548,7 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
     info, reads = analyze_loop(loop), loop_reads(loop)
     plan = _Plan()
     ctx.slot_users = SlotUsers(body.args[0])
+    ctx.read_index = ReadIndex()
     for op in _candidates(body, ctx.enable_reduce_scatter):
         try:
             accumulations, found = _plan_collective(op, loop, ctx, info, reads)
@@ -552,7 +562,7 @@ def _plan(loop: WhileOp, ctx: _Context) -> _Plan:
         elif found is not None:
             plan.slices.append(found)
         plan.moved.append(op)
-    ctx.slot_users = None
+    ctx.slot_users = ctx.read_index = None
     return plan
 
 
@@ -584,7 +594,10 @@ def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) 
 
 
 def _rewrite_flags(loop: WhileOp, ctx: _Context) -> None:
-    """Threshold flags fed by movable all-reduces become running max/min accumulations."""
+    """Threshold flags fed by movable all-reduces become running max/min accumulations: all
+    of the loop's found first (on the loop as it is), then rewritten together."""
+    index = ReadIndex()
+    found: list[tuple[AllReduceOp, Flag]] = []
     for op in _candidates(loop.body.blocks[0], enable_rs=False):
         if not isinstance(op, AllReduceOp):
             continue
@@ -594,11 +607,14 @@ def _rewrite_flags(loop: WhileOp, ctx: _Context) -> None:
             continue  # a flag is an all-reduce whose only user is a compare (`check_flag`)
         if _basic_problem(op, ctx, reduction_kind(op.regions[0])) is not None:
             continue
-        flag = find_flag(op, loop)
-        if flag is None:
-            continue
-        apply_flag(loop, flag)
-        ctx.replication = None
+        flag = find_flag(op, loop, index)
+        if flag is not None:
+            found.append((op, flag))
+    if not found:
+        return
+    apply_flags(loop, [flag for _, flag in found])
+    ctx.replication = None
+    for op, flag in found:
         reducer = flag.kind[4:]
         ctx.remarks.remark(
             op,
