@@ -21,7 +21,8 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
   reduce-scatter sink);
 - `flags`: one loop of n threshold flags (`flag |= pmax(x) > 0`);
 - `conditional`: one loop whose body runs one conditional over n accumulators (`lax.cond`
-  over a gradient pytree in a scan).
+  over a gradient pytree in a scan);
+- `overwrites`: one loop of n slots each overwritten by an all-reduce every iteration.
 
 `width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
 64 partitions).
@@ -49,6 +50,7 @@ BASE: dict[str, int] = {
     "stacked": 200,
     "flags": 200,
     "conditional": 200,
+    "overwrites": 200,
 }
 """The 1x size of every dimension: each 1x program has ~1,000 instructions or more, so a 1x step
 takes milliseconds, not microseconds (the ratio then measures the step, not the clock)."""
@@ -370,6 +372,19 @@ def flags(n: int) -> str:
     return _slotted(t, n, "pred[4]", "s32[4]", init, step, zeros)
 
 
+def overwrites(n: int) -> str:
+    """n slots each overwritten by an all-reduce every iteration (the last one is kept)."""
+    t = _Text(f"overwrites_{n}")
+
+    def step(t: _Text, lines: list[str], a: str, x: str) -> str:
+        del a  # overwritten: the carried value is never read
+        sq = t.fresh("sq")
+        lines.append(f"  {sq} = {VEC} multiply({x}, {x})")
+        return t.all_reduce(lines, sq)
+
+    return _slotted(t, n, VEC, VEC, _zeros(VEC), step)
+
+
 def conditional(n: int) -> str:
     """One conditional per iteration over n accumulators (lax.cond over a gradient pytree in
     a scan): the taken branch returns acc_j + psum(x_j), the other acc_j."""
@@ -419,6 +434,7 @@ GENERATORS: dict[str, Callable[[int], str]] = {
     "stacked": stacked,
     "flags": flags,
     "conditional": conditional,
+    "overwrites": overwrites,
 }
 
 

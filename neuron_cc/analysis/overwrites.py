@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from neuron_cc.analysis.accumulation import NotMovable, is_identity
+from neuron_cc.analysis.accumulation import NotMovable, SlotUsers, is_identity
 from neuron_cc.analysis.induction import LoopInfo, constant_int, tuple_element
 from neuron_cc.analysis.reductions import reduction_kind
 from neuron_cc.analysis.while_loops import condition_reads_slot
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
-from neuron_cc.dialects.hlo.control_flow import GetTupleElementOp, ReturnOp, TupleOp, WhileOp
+from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise_misc import SelectOp
 
 
@@ -56,13 +56,16 @@ def returned_slot(op: AllReduceOp, loop: WhileOp) -> tuple[TupleOp, int] | None:
     return root, uses[0].index
 
 
-def check_overwrite(op: AllReduceOp, loop: WhileOp, info: LoopInfo | None) -> Overwrite:
-    """The overwrite `op` performs, or NotMovable with the rule it breaks."""
+def check_overwrite(
+    op: AllReduceOp, loop: WhileOp, info: LoopInfo | None, users: SlotUsers | None = None
+) -> Overwrite:
+    """The overwrite `op` performs, or NotMovable with the rule it breaks. `users`: the body
+    argument's users by slot, built once for all the loop's collectives."""
     found = returned_slot(op, loop)
     if found is None:
         raise NotMovable("the all-reduce is not returned alone at one tuple index")
     root, slot = found
-    _check_unread(loop, slot)
+    _check_unread(loop, slot, users or SlotUsers(loop.body.blocks[0].args[0]))
     if condition_reads_slot(loop, slot):
         raise NotMovable(f"the all-reduce overwrites slot {slot}, which the loop condition reads")
     trips = info.trip_count if info is not None else None
@@ -77,14 +80,14 @@ def check_overwrite(op: AllReduceOp, loop: WhileOp, info: LoopInfo | None) -> Ov
     return Overwrite(op, slot, root)
 
 
-def _check_unread(loop: WhileOp, slot: int) -> None:
-    """The body reads slot `slot` only through selects that discard it."""
-    for use in loop.body.blocks[0].args[0].uses:
-        gte = use.operation
-        if not isinstance(gte, GetTupleElementOp):
-            raise NotMovable(f"the loop body argument is used by {gte.name[4:]}")
-        if gte.index.value.data != slot:
-            continue
+def _check_unread(loop: WhileOp, slot: int, users: SlotUsers) -> None:
+    """The body reads slot `slot` only through selects that discard it (the first problem in
+    the order of the argument's uses is the one reported; only the slot's reads are visited,
+    so checking every slot of a wide loop is linear)."""
+    other = users.other
+    for position, gte in users.by_slot.get(slot, ()):
+        if other is not None and other[0] < position:
+            break
         for reader in gte.result.uses:
             if not _discards(reader.operation, reader.index):
                 how = reader.operation.name[4:]
@@ -93,6 +96,8 @@ def _check_unread(loop: WhileOp, slot: int) -> None:
                 raise NotMovable(
                     f"the all-reduce overwrites slot {slot}, which the body reads ({how})"
                 )
+    if other is not None:
+        raise NotMovable(f"the loop body argument is used by {other[1].name[4:]}")
 
 
 def _discards(user: Operation, index: int) -> bool:

@@ -517,7 +517,7 @@ def _plan_collective(
             raise
         accumulation_reason = e.detached()
     if returned_slot(op, loop) is not None:
-        return [], check_overwrite(op, loop, info)
+        return [], check_overwrite(op, loop, info, ctx.slot_users)
     try:
         found = match_update_slice(
             op,
