@@ -1,10 +1,10 @@
-"""Changing a value's type, and replacing many values at once, in time linear in their uses.
+"""Changing a value's type, replacing many values and editing many operands, linear in their uses.
 
 An op's operands are an immutable tuple in xDSL, so redirecting one use rebuilds its user's
 whole operand tuple. A loop's body result is one `hlo.tuple` reading every slot: a rewrite
 that replaces or re-types the slots one value at a time (xDSL's `replace_all_uses_with`, and
 `Rewriter.replace_value_with_new_type`, which moves every use to a new value) rebuilds that
-tuple once per slot, quadratic in the loop's width. These two helpers do not:
+tuple once per slot, quadratic in the loop's width. These helpers do not:
 
 - `set_type(value, t)` gives `value` the type `t` in place, MLIR's `Value::setType`: the same
   value object, the same uses, nothing rebuilt. The caller answers for the users accepting
