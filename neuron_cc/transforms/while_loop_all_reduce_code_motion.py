@@ -116,7 +116,6 @@ from neuron_cc.dialects.replica_groups import (
     parse_reference_groups,
 )
 from neuron_cc.dialects.value_edits import (
-    OperandEdits,
     operand_edits,
     replace_values,
     set_type,
@@ -571,25 +570,24 @@ def _sink_overwrites(loop: WhileOp, overwrites: list[Overwrite], ctx: _Context) 
     old_uses = list(loop.result.uses)
     after: list[Operation] = []
     finals: dict[int, SSAValue] = {}
-    edits = OperandEdits()  # the body's root tuple is rebuilt once for all the overwrites
-    for ow in overwrites:
-        op = ow.collective
-        edits.set(ow.root, ow.slot, op.operands[0])
-        read = GetTupleElementOp(loop.result, ow.slot)
-        props = dict(op.properties)
-        if "channel_id" in props:
-            props["channel_id"] = ctx.channel()
-        moved = AllReduceOp.create(
-            operands=[read.result],
-            result_types=[op.results[0].type],
-            properties=props,
-            attributes=dict(op.attributes),
-            regions=[r.clone() for r in op.regions],
-        )
-        Rewriter.erase_op(op)
-        after.extend([read, moved])
-        finals[ow.slot] = moved.results[0]
-    edits.flush()
+    with operand_edits() as edits:  # the body's root tuple is rebuilt once for all of them
+        for ow in overwrites:
+            op = ow.collective
+            edits.set(ow.root, ow.slot, op.operands[0])
+            read = GetTupleElementOp(loop.result, ow.slot)
+            props = dict(op.properties)
+            if "channel_id" in props:
+                props["channel_id"] = ctx.channel()
+            moved = AllReduceOp.create(
+                operands=[read.result],
+                result_types=[op.results[0].type],
+                properties=props,
+                attributes=dict(op.attributes),
+                regions=[r.clone() for r in op.regions],
+            )
+            Rewriter.erase_op(op)
+            after.extend([read, moved])
+            finals[ow.slot] = moved.results[0]
     replace_loop_result(loop, finals, after, old_uses)
 
 
