@@ -42,6 +42,7 @@ KEPT = {
     "max_non_monotone_convert",
     "scale_by_partition_dependent",
     "cond_partition_dependent_index",
+    "cond_condition_reads_buffer",
     "float_flag",
     "pairing_mismatch",
     "identity_passes_threshold",
@@ -70,7 +71,7 @@ def test_replicated_parameter_gets_one_value() -> None:
 
 
 def test_every_case_is_here() -> None:
-    assert len(MODULES) == 13 + 12 + 8
+    assert len(MODULES) == 14 + 12 + 8
     assert KEPT <= MODULES.keys()
 
 

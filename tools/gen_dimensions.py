@@ -22,7 +22,9 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
 - `flags`: one loop of n threshold flags (`flag |= pmax(x) > 0`);
 - `conditional`: one loop whose body runs one conditional over n accumulators (`lax.cond`
   over a gradient pytree in a scan);
-- `overwrites`: one loop of n slots each overwritten by an all-reduce every iteration.
+- `overwrites`: one loop of n slots each overwritten by an all-reduce every iteration;
+- `guarded`: `width` whose loop condition also reads the n values (a `while_loop` that stops
+  once one of them is no longer finite-looking).
 
 `width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
 64 partitions).
@@ -51,6 +53,7 @@ BASE: dict[str, int] = {
     "flags": 200,
     "conditional": 200,
     "overwrites": 200,
+    "guarded": 200,
 }
 """The 1x size of every dimension: each 1x program has ~1,000 instructions or more, so a 1x step
 takes milliseconds, not microseconds (the ratio then measures the step, not the clock)."""
@@ -92,11 +95,15 @@ class _Text:
 
 
 def _loop(
-    t: _Text, slots: int, body_extra: Callable[[list[str], list[str]], None] | None = None
+    t: _Text,
+    slots: int,
+    body_extra: Callable[[list[str], list[str]], None] | None = None,
+    guarded: bool = False,
 ) -> tuple[str, str]:
     """A while loop carrying (i, acc_0..acc_{k-1}, x_0..x_{k-1}); returns (cond, body) names.
 
-    Each acc_j += all-reduce(x_j * x_j); `body_extra(lines, xs)` may add ops reading the xs."""
+    Each acc_j += all-reduce(x_j * x_j); `body_extra(lines, xs)` may add ops reading the xs.
+    `guarded`: the condition also reads every x_j (runs while all of them are below 1e30)."""
     carried = "(s32[], " + ", ".join([VEC] * (2 * slots)) + ")"
     body, cond = t.fresh("body")[1:], t.fresh("cond")[1:]
     lines = [f"%{body} (p: {carried}) -> {carried} {{", f"  %p = {carried} parameter(0)"]
@@ -123,11 +130,30 @@ def _loop(
     lines.append("}\n")
     t.computations.append("\n".join(lines))
     t.computations.append(
-        f"%{cond} (p: {carried}) -> pred[] {{\n  %p = {carried} parameter(0)\n"
-        f"  %i = s32[] get-tuple-element(%p), index=0\n  %n = s32[] constant({TRIPS})\n"
-        f"  ROOT %lt = pred[] compare(%i, %n), direction=LT\n}}\n"
+        _condition(cond, carried, range(1 + slots, 1 + 2 * slots) if guarded else None)
     )
     return cond, body
+
+
+def _condition(name: str, carried: str, guards: range | None = None) -> str:
+    """`i < TRIPS`, and with `guards` also every guarded slot's elements below 1e30."""
+    lines = [f"%{name} (p: {carried}) -> pred[] {{", f"  %p = {carried} parameter(0)"]
+    lines += ["  %i = s32[] get-tuple-element(%p), index=0", f"  %n = s32[] constant({TRIPS})"]
+    if guards is None:
+        lines.append("  ROOT %lt = pred[] compare(%i, %n), direction=LT\n}\n")
+        return "\n".join(lines)
+    lines += ["  %go.0 = pred[] compare(%i, %n), direction=LT", "  %big = f32[] constant(1e30)"]
+    lines += [
+        f"  %bigs = {VEC} broadcast(%big), dimensions={{}}",
+        "  %true = pred[] constant(true)",
+    ]
+    for k, slot in enumerate(guards):
+        lines.append(f"  %g.{k} = {VEC} get-tuple-element(%p), index={slot}")
+        lines.append(f"  %lt.{k} = pred[4] compare(%g.{k}, %bigs), direction=LT")
+        lines.append(f"  %all.{k} = pred[] reduce(%lt.{k}, %true), dimensions={{0}}, to_apply=%and")
+        lines.append(f"  %go.{k + 1} = pred[] and(%go.{k}, %all.{k})")
+    lines.append(f"  ROOT %go = pred[] copy(%go.{len(guards)})\n}}\n")
+    return "\n".join(lines)
 
 
 def _run_loop(t: _Text, lines: list[str], cond: str, body: str, slots: int, x: str) -> str:
@@ -158,6 +184,21 @@ def _entry(lines: list[str], result: str) -> str:
 def width(n: int, partitions: int = PARTITIONS) -> str:
     t = _Text(f"width_{n}", partitions)
     cond, body = _loop(t, n)
+    lines: list[str] = []
+    return t.render(_entry(lines, _run_loop(t, lines, cond, body, n, "%x")))
+
+
+_AND_REDUCER = (
+    "\n%and (a: pred[], b: pred[]) -> pred[] {\n  %a = pred[] parameter(0)\n"
+    "  %b = pred[] parameter(1)\n  ROOT %s = pred[] and(%a, %b)\n}\n"
+)
+
+
+def guarded(n: int) -> str:
+    """`width` whose loop condition also reads every x_j (a while_loop stopping once a value
+    is no longer finite-looking): the motion checks each accumulator against the condition."""
+    t = _Text(f"guarded_{n}", reducers=_AND_REDUCER)
+    cond, body = _loop(t, n, guarded=True)
     lines: list[str] = []
     return t.render(_entry(lines, _run_loop(t, lines, cond, body, n, "%x")))
 
@@ -282,11 +323,7 @@ def _slotted(
         xs.append(v)
     lines.append(f"  ROOT %t = {carried} tuple(%next, {', '.join(news + xs)})\n}}\n")
     t.computations.append("\n".join(lines))
-    t.computations.append(
-        f"%cond (p: {carried}) -> pred[] {{\n  %p = {carried} parameter(0)\n"
-        f"  %i = s32[] get-tuple-element(%p), index=0\n  %n = s32[] constant({TRIPS})\n"
-        f"  ROOT %lt = pred[] compare(%i, %n), direction=LT\n}}\n"
-    )
+    t.computations.append(_condition("cond", carried))
     entry = [f"ENTRY %main (x: {x}) -> {carried} {{", f"  %x = {x} parameter(0)"]
     entry += ["  %zero = s32[] constant(0)", init]
     entry.append(f"  %init = {carried} tuple(%zero, {', '.join(['%init_acc'] * n + ['%x'] * n)})")
@@ -435,6 +472,7 @@ GENERATORS: dict[str, Callable[[int], str]] = {
     "flags": flags,
     "conditional": conditional,
     "overwrites": overwrites,
+    "guarded": guarded,
 }
 
 

@@ -30,7 +30,7 @@ from xdsl.ir import Operation
 from neuron_cc.analysis.accumulation import NotMovable, SlotUsers, is_identity
 from neuron_cc.analysis.induction import LoopInfo, constant_int, tuple_element
 from neuron_cc.analysis.reductions import reduction_kind
-from neuron_cc.analysis.while_loops import condition_reads_slot
+from neuron_cc.analysis.while_loops import ReadIndex, condition_reads_slot
 from neuron_cc.dialects.hlo.collectives import AllReduceOp
 from neuron_cc.dialects.hlo.control_flow import ReturnOp, TupleOp, WhileOp
 from neuron_cc.dialects.hlo.elementwise_misc import SelectOp
@@ -57,16 +57,21 @@ def returned_slot(op: AllReduceOp, loop: WhileOp) -> tuple[TupleOp, int] | None:
 
 
 def check_overwrite(
-    op: AllReduceOp, loop: WhileOp, info: LoopInfo | None, users: SlotUsers | None = None
+    op: AllReduceOp,
+    loop: WhileOp,
+    info: LoopInfo | None,
+    users: SlotUsers | None = None,
+    index: ReadIndex | None = None,
 ) -> Overwrite:
     """The overwrite `op` performs, or NotMovable with the rule it breaks. `users`: the body
-    argument's users by slot, built once for all the loop's collectives."""
+    argument's users by slot, and `index`: the condition argument's reads, each built once for
+    all the loop's collectives."""
     found = returned_slot(op, loop)
     if found is None:
         raise NotMovable("the all-reduce is not returned alone at one tuple index")
     root, slot = found
     _check_unread(loop, slot, users or SlotUsers(loop.body.blocks[0].args[0]))
-    if condition_reads_slot(loop, slot):
+    if condition_reads_slot(loop, slot, index):
         raise NotMovable(f"the all-reduce overwrites slot {slot}, which the loop condition reads")
     trips = info.trip_count if info is not None else None
     if trips is None or trips < 1:

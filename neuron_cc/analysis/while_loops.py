@@ -328,14 +328,13 @@ def remap_slots(
     return fresh
 
 
-def condition_reads_slot(loop: WhileOp, slot: int) -> bool:
+def condition_reads_slot(loop: WhileOp, slot: int, index: ReadIndex | None = None) -> bool:
     """Whether the loop condition may read tuple slot `slot`: any use of its argument that is
     not a get_tuple_element, or a get_tuple_element of `slot` with users (one without users
-    reads nothing)."""
-    for use in loop.condition.blocks[0].args[0].uses:
-        user = use.operation
-        if not isinstance(user, GetTupleElementOp):
-            return True
-        if user.index.value.data == slot and any(True for _ in user.result.uses):
-            return True
-    return False
+    reads nothing). With `index` the condition argument's reads are indexed once for every
+    slot asked about (a check per slot of a wide loop whose condition reads many slots); without
+    it each call scans the argument's uses."""
+    reads = (index or ReadIndex()).of(loop.condition.block.args[0])
+    if reads.other_uses:
+        return True
+    return any(gte.result.uses for gte in reads.by_slot.get(slot, ()))

@@ -223,7 +223,7 @@ def _try_split(
 ) -> _Split | None:
     param = loop.body.block.args[0]
     gtes = reads.of(param).by_slot.get(slot, [])
-    if len(gtes) != 1 or condition_reads_slot(loop, slot):
+    if len(gtes) != 1 or condition_reads_slot(loop, slot, reads):
         return None
     buffer = gtes[0].results[0]
     if slot_of(buffer, param) != slot or not _buffer_only_feeds(buffer, cond):

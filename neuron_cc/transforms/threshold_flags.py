@@ -191,7 +191,7 @@ def _flag_read(
     returned = index.positions(root, combine.result) if isinstance(root, TupleOp) else []
     if returned != [slot] or _single_user(combine.result) is not root:
         raise NotMovable(f"the updated flag is not returned at tuple index {slot} alone")
-    if condition_reads_slot(loop, slot):
+    if condition_reads_slot(loop, slot, index):
         raise NotMovable("the threshold flag is read by the loop condition")
     return other.owner
 

@@ -239,7 +239,7 @@ def _check_slot(acc: Accumulation, loop: WhileOp, op: CollectiveOp, ctx: _Contex
     problem = buffer_users_problem(arg, acc.slot, consumers, ctx.slot_users)
     if problem is not None:
         raise NotMovable(problem)
-    if condition_reads_slot(loop, acc.slot):
+    if condition_reads_slot(loop, acc.slot, ctx.read_index):
         raise NotMovable("accumulation buffer is read by the loop condition")
     _check_replicated(acc, op, ctx)
 
@@ -516,7 +516,7 @@ def _plan_collective(
             raise
         accumulation_reason = e.detached()
     if returned_slot(op, loop) is not None:
-        return [], check_overwrite(op, loop, info, ctx.slot_users)
+        return [], check_overwrite(op, loop, info, ctx.slot_users, ctx.read_index)
     try:
         found = match_update_slice(
             op,

@@ -1005,3 +1005,109 @@ builtin.module @cond_partition_dependent_index attributes {hlo.num_partitions = 
 // CHECK-NEXT: }
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %sum (hlo.all_reduce): inside conditional in the loop body: not moved
 // REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+
+
+// -----
+
+// lax.cond(i % 2 == 0, acc + psum(g), acc) in a while_loop whose condition also reads acc (it stops once acc is large): not split, the all-reduce stays (remark: inside conditional).
+builtin.module @cond_condition_reads_buffer attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+  func.func @main(%x0: tensor<f32>, %x: tensor<f32>) -> tensor<f32> attributes {hlo.entry} {
+    %c0 = hlo.constant dense<0> : tensor<i32>
+    %init = hlo.tuple %c0, %x0, %x : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+    %w = hlo.while(%init) : tuple<tensor<i32>, tensor<f32>, tensor<f32>> condition {
+    ^bb0(%cs: tuple<tensor<i32>, tensor<f32>, tensor<f32>>):
+      %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      %ca = hlo.get_tuple_element %cs[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      %n = hlo.constant dense<4> : tensor<i32>
+      %limit = hlo.constant dense<1.000000e+06> : tensor<f32>
+      %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+      %small = hlo.compare LT, %ca, %limit : tensor<f32> -> tensor<i1>
+      %go = hlo.and %lt, %small : tensor<i1>
+      hlo.return %go : tensor<i1>
+    } body {
+    ^bb0(%bs: tuple<tensor<i32>, tensor<f32>, tensor<f32>>):
+      %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %i1 = hlo.add %i, %one : tensor<i32>
+      %two = hlo.constant dense<2> : tensor<i32>
+      %rem = hlo.remainder %i, %two : tensor<i32>
+      %zero = hlo.constant dense<0> : tensor<i32>
+      %even = hlo.compare EQ, %rem, %zero : tensor<i32> -> tensor<i1>
+      %idx = hlo.convert %even : tensor<i1> -> tensor<i32>
+      %pair = hlo.tuple %v, %acc : tuple<tensor<f32>, tensor<f32>>
+      %acc1 = hlo.conditional(%idx) (%acc, %pair) : (tensor<i32>, tensor<f32>, tuple<tensor<f32>, tensor<f32>>) -> tensor<f32> {
+      ^bb0(%p0: tensor<f32>):
+        hlo.return %p0 : tensor<f32>
+      }, {
+      ^bb0(%p1: tuple<tensor<f32>, tensor<f32>>):
+        %g = hlo.get_tuple_element %p1[0] : tuple<tensor<f32>, tensor<f32>>
+        %old = hlo.get_tuple_element %p1[1] : tuple<tensor<f32>, tensor<f32>>
+        %sum = hlo.all_reduce(%g) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %r = hlo.add %a, %b : tensor<f32>
+        hlo.return %r : tensor<f32>
+      } : (tensor<f32>) -> tensor<f32>
+        %a1 = hlo.add %old, %sum : tensor<f32>
+        hlo.return %a1 : tensor<f32>
+      }
+      %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+      hlo.return %next : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+    }
+    %r = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+    func.return %r : tensor<f32>
+  }
+}
+
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: %sum (hlo.all_reduce): inside conditional in the loop body: not moved
+// REMARK-NEXT: remark: neuron-while-loop-all-reduce-code-motion: hoisted 0 all-reduce and 0 reduce-scatter out of while loops
+// CHECK-LABEL: builtin.module @cond_condition_reads_buffer attributes {hlo.num_partitions = 8 : i64, hlo.use_spmd_partitioning} {
+// CHECK-NEXT:   func.func @main(%x0: tensor<f32>, %x: tensor<f32>) -> tensor<f32> attributes {hlo.entry} {
+// CHECK-NEXT:     %c0 = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:     %init = hlo.tuple %c0, %x0, %x : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:     %w = hlo.while(%init) : tuple<tensor<i32>, tensor<f32>, tensor<f32>> condition {
+// CHECK-NEXT:     ^bb0(%cs: tuple<tensor<i32>, tensor<f32>, tensor<f32>>):
+// CHECK-NEXT:       %ci = hlo.get_tuple_element %cs[0] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %ca = hlo.get_tuple_element %cs[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %n = hlo.constant dense<4> : tensor<i32>
+// CHECK-NEXT:       %limit = hlo.constant dense<1.000000e+06> : tensor<f32>
+// CHECK-NEXT:       %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       %small = hlo.compare LT, %ca, %limit : tensor<f32> -> tensor<i1>
+// CHECK-NEXT:       %go = hlo.and %lt, %small : tensor<i1>
+// CHECK-NEXT:       hlo.return %go : tensor<i1>
+// CHECK-NEXT:     } body {
+// CHECK-NEXT:     ^bb0(%bs: tuple<tensor<i32>, tensor<f32>, tensor<f32>>):
+// CHECK-NEXT:       %i = hlo.get_tuple_element %bs[0] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %acc = hlo.get_tuple_element %bs[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %v = hlo.get_tuple_element %bs[2] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %one = hlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT:       %i1 = hlo.add %i, %one : tensor<i32>
+// CHECK-NEXT:       %two = hlo.constant dense<2> : tensor<i32>
+// CHECK-NEXT:       %rem = hlo.remainder %i, %two : tensor<i32>
+// CHECK-NEXT:       %zero = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:       %even = hlo.compare EQ, %rem, %zero : tensor<i32> -> tensor<i1>
+// CHECK-NEXT:       %idx = hlo.convert %even : tensor<i1> -> tensor<i32>
+// CHECK-NEXT:       %pair = hlo.tuple %v, %acc : tuple<tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       %acc1 = hlo.conditional(%idx) (%acc, %pair) : (tensor<i32>, tensor<f32>, tuple<tensor<f32>, tensor<f32>>) -> tensor<f32> {
+// CHECK-NEXT:       ^bb0(%p0: tensor<f32>):
+// CHECK-NEXT:         hlo.return %p0 : tensor<f32>
+// CHECK-NEXT:       }, {
+// CHECK-NEXT:       ^bb0(%p1: tuple<tensor<f32>, tensor<f32>>):
+// CHECK-NEXT:         %g = hlo.get_tuple_element %p1[0] : tuple<tensor<f32>, tensor<f32>>
+// CHECK-NEXT:         %old = hlo.get_tuple_element %p1[1] : tuple<tensor<f32>, tensor<f32>>
+// CHECK-NEXT:         %sum = hlo.all_reduce(%g) replica_groups = [[0, 1, 2, 3, 4, 5, 6, 7]] channel_id = 1 use_global_device_ids {
+// CHECK-NEXT:         ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+// CHECK-NEXT:           %r = hlo.add %a, %b : tensor<f32>
+// CHECK-NEXT:           hlo.return %r : tensor<f32>
+// CHECK-NEXT:         } : (tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:         %a1 = hlo.add %old, %sum : tensor<f32>
+// CHECK-NEXT:         hlo.return %a1 : tensor<f32>
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %next = hlo.tuple %i1, %acc1, %v : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:       hlo.return %next : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %r_1 = hlo.get_tuple_element %w[1] : tuple<tensor<i32>, tensor<f32>, tensor<f32>>
+// CHECK-NEXT:     func.return %r_1 : tensor<f32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
