@@ -136,7 +136,7 @@ def test_ratios_divide_the_large_counts_by_the_small_and_render_as_a_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def fake_count(dimension: str, n: int, steps: list[str]) -> dict[str, Any]:
-        k = n // bench_counts.BASE[dimension]  # 1 or the scale
+        k = n // bench_counts.SIZES[dimension]  # 1 or the scale
         scaled = {"step-a": (10, 20, 30, 40), "step-b": (1, 1, 1, 1)}
         return {
             s: bench_counts.Counts(*(v * (k if s == "step-a" or k == 1 else 3) for v in scaled[s]))

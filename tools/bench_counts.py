@@ -54,7 +54,7 @@ from neuron_cc.translate.hlo_text.importer import import_hlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_timing import PIPELINE, make_pass, pass_names
-from gen_dimensions import BASE, generate
+from gen_dimensions import SIZES, generate
 
 CACHE_BYTES = 1 << 20
 """The simulated last-level cache (16-way, 64-byte lines)."""
@@ -122,7 +122,7 @@ def run_marked(dimension: str, n: int, steps: list[str]) -> None:
     """The child: every step on a small program, then on the program of size `n` between two
     marks (`os.getppid()`, where callgrind dumps). A step that raises still gets its two marks
     (the dumps of the others keep their places) and is named on stdout (`REFUSED`)."""
-    small = generate(dimension, max(2, BASE[dimension] // 10))
+    small = generate(dimension, max(2, SIZES[dimension] // 10))
     text = generate(dimension, n)
     for step in steps:
         try:
@@ -192,7 +192,7 @@ def _ratios(small: Counts | None, large: Counts | None) -> list[float] | None:
 def counted_ratios(cells: dict[str, list[str]], scale: int, workers: int = 2) -> Ratios:
     """For each dimension's steps (`cells`), the ratios of their counts at `scale`x and 1x;
     the (dimension, size) processes run `workers` at a time."""
-    jobs = [(d, BASE[d] * k, steps) for d, steps in cells.items() if steps for k in (1, scale)]
+    jobs = [(d, SIZES[d] * k, steps) for d, steps in cells.items() if steps for k in (1, scale)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         found = list(pool.map(lambda job: count(*job), jobs))
     by_job = {(d, n): c for (d, n, _), c in zip(jobs, found, strict=True)}
@@ -200,7 +200,7 @@ def counted_ratios(cells: dict[str, list[str]], scale: int, workers: int = 2) ->
     for d, steps in cells.items():
         if not steps:
             continue
-        small, large = by_job[(d, BASE[d])], by_job[(d, BASE[d] * scale)]
+        small, large = by_job[(d, SIZES[d])], by_job[(d, SIZES[d] * scale)]
         out[d] = {s: _ratios(small[s], large[s]) for s in steps}
     return out
 
@@ -245,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         run_marked(dimension, int(n), steps.split(","))
         return 0
     dims = [d for d in args.only.split(",") if d]
-    unknown = [d for d in dims if d not in BASE]
+    unknown = [d for d in dims if d not in SIZES]
     if unknown:
-        cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(BASE)}")
+        cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(SIZES)}")
     steps = [s for s in args.steps.split(",") if s]
     known = {"import", "export", "verify", PIPELINE, *pass_names()}
     if unknown := [s for s in steps if s not in known]:

@@ -62,7 +62,8 @@ from bench_timing import (
     timed,
     timed_side_by_side,
 )
-from gen_dimensions import BASE, generate, width
+from gen_dimensions import BASE, SIZES, generate, width
+from gen_scanned_dimensions import BASE as SCANNED
 
 Json = dict[str, Any]
 LIMIT = 12.0
@@ -155,7 +156,7 @@ def _ratio(timings: list[Timing]) -> float:
 def measure(dimensions: list[str], scale: int, repeat: int) -> Json:
     results: Json = {"scale": scale, "limit": LIMIT, "dimensions": {}}
     for dim in bar(dimensions, "dimensions"):
-        n = BASE[dim]
+        n = SIZES[dim]
         labels = {"1x": n, f"{scale}x": n * scale}
         texts = {label: generate(dim, size) for label, size in labels.items()}
         sizes: Json = {}
@@ -336,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--scale", type=int, default=10)
     cli.add_argument("--repeat", type=int, default=3)
     cli.add_argument("--only", default=",".join(BASE))
+    cli.add_argument(
+        "--scan",
+        action="store_true",
+        help="time the scanned dimensions (tools/gen_scanned_dimensions.py) instead of --only",
+    )
     cli.add_argument("--out", type=Path, default=Path("bench"))
     cli.add_argument(
         "--count",
@@ -343,10 +349,10 @@ def main(argv: list[str] | None = None) -> int:
         help="count the cells above the limit under callgrind (tools/bench_counts.py)",
     )
     args = cli.parse_args(argv)
-    dims = [d for d in args.only.split(",") if d]
-    unknown = [d for d in dims if d not in BASE]
+    dims = list(SCANNED) if args.scan else [d for d in args.only.split(",") if d]
+    unknown = [d for d in dims if d not in SIZES]
     if unknown:
-        cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(BASE)}")
+        cli.error(f"unknown dimension(s) {', '.join(unknown)}; known: {', '.join(SIZES)}")
     results = measure(dims, args.scale, args.repeat)
     if "width" in dims:
         results["share"] = interleaved_share(BASE["width"] * args.scale)

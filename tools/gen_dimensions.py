@@ -26,7 +26,8 @@ at every size. `generate(dimension, n)` returns the HLO text; the dimensions and
 - `guarded`: `width` whose loop condition also reads the n values (a `while_loop` that stops
   once one of them is no longer finite-looking).
 
-`width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
+`tools/gen_scanned_dimensions.py` has the dimensions scanned once and not benchmarked on every
+run (`SIZES` and `generate` cover both). `width(n, partitions)` also serves the interpreter's device scaling (the same program on 8 and
 64 partitions).
 """
 
@@ -35,6 +36,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_scanned_dimensions as scanned
 
 PARTITIONS = 8
 VEC = "f32[4]"
@@ -476,15 +481,22 @@ GENERATORS: dict[str, Callable[[int], str]] = {
 }
 
 
+SIZES: dict[str, int] = {**BASE, **scanned.BASE}
+"""The 1x size of every dimension, benchmarked (`BASE`) or scanned
+(`tools/gen_scanned_dimensions.py`)."""
+
+
 def generate(dimension: str, n: int) -> str:
-    return GENERATORS[dimension](n)
+    """The program of `dimension` (benchmarked or scanned) at size n."""
+    make = GENERATORS.get(dimension) or scanned.GENERATORS[dimension]
+    return make(n)
 
 
 def main(argv: list[str] | None = None) -> None:
     cli = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    cli.add_argument("dimension", choices=sorted(GENERATORS))
+    cli.add_argument("dimension", choices=sorted(SIZES))
     cli.add_argument("n", type=int)
     args = cli.parse_args(argv)
     sys.stdout.write(generate(args.dimension, args.n))
