@@ -22,7 +22,10 @@ which tells an algorithm that grows faster than the program from a memory system
 down once the program no longer fits its caches. A benchmark, never a test.
 
     python tools/bench_dimensions.py [--scale 10] [--repeat 3] [--only width,loops] [--out bench]
-        [--count]
+        [--count] [--scan]
+
+`--scan` times the dimensions of `tools/gen_scanned_dimensions.py` instead (directions checked
+once for super-linear passes, not part of `make bench`).
 """
 
 from __future__ import annotations
