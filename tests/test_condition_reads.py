@@ -10,51 +10,33 @@ from neuron_cc.analysis import while_loops
 from neuron_cc.analysis.while_loops import ReadIndex, SlotReads, condition_reads_slot
 from neuron_cc.dialects.hlo.control_flow import WhileOp
 from neuron_cc.testing.ir import parse_module
+from neuron_cc.testing.loop_text import WhileLoop, module_text, tuple_type
 
-T = "tuple<tensor<i32>, tensor<f32>, tensor<f32>, tensor<f32>>"
+SLOTS = ["tensor<i32>", "tensor<f32>", "tensor<f32>", "tensor<f32>"]
+T = tuple_type(SLOTS)
+KEEP = ("%s0", "%s1", "%s2", "%s3")
 
-READS_0_AND_2 = f"""
-func.func @main(%init: {T}) -> {T} {{
-  %w = hlo.while(%init) : {T} condition {{
-  ^bb0(%cs: {T}):
-    %ci = hlo.get_tuple_element %cs[0] : {T}
-    %dead = hlo.get_tuple_element %cs[1] : {T}
-    %ca = hlo.get_tuple_element %cs[2] : {T}
-    %n = hlo.constant dense<4> : tensor<i32>
-    %limit = hlo.constant dense<1.000000e+06> : tensor<f32>
-    %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-    %small = hlo.compare LT, %ca, %limit : tensor<f32> -> tensor<i1>
-    %go = hlo.and %lt, %small : tensor<i1>
-    hlo.return %go : tensor<i1>
-  }} body {{
-  ^bb0(%bs: {T}):
-    hlo.return %bs : {T}
-  }}
+READS_0_AND_2 = """%n = hlo.constant dense<4> : tensor<i32>
+%limit = hlo.constant dense<1.000000e+06> : tensor<f32>
+%lt = hlo.compare LT, %s0, %n : tensor<i32> -> tensor<i1>
+%small = hlo.compare LT, %s2, %limit : tensor<f32> -> tensor<i1>
+%p = hlo.and %lt, %small : tensor<i1>"""
+
+WHOLE_TUPLE = f"""%wrap = hlo.tuple %c : tuple<{T}>
+%inner = hlo.get_tuple_element %wrap[0] : tuple<{T}>
+%ci = hlo.get_tuple_element %inner[0] : {T}
+%n = hlo.constant dense<4> : tensor<i32>
+%p = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>"""
+
+
+def _loop(condition: str) -> WhileOp:
+    loop = WhileLoop(SLOTS, "", KEEP, condition=condition)
+    function = f"""func.func @main(%init: {T}) -> {T} {{
+{loop.text("%init", indent=2)}
   func.return %w : {T}
-}}
-"""
-
-WHOLE_TUPLE = f"""
-func.func @main(%init: {T}) -> {T} {{
-  %w = hlo.while(%init) : {T} condition {{
-  ^bb0(%cs: {T}):
-    %wrap = hlo.tuple %cs : tuple<{T}>
-    %inner = hlo.get_tuple_element %wrap[0] : tuple<{T}>
-    %ci = hlo.get_tuple_element %inner[0] : {T}
-    %n = hlo.constant dense<4> : tensor<i32>
-    %lt = hlo.compare LT, %ci, %n : tensor<i32> -> tensor<i1>
-    hlo.return %lt : tensor<i1>
-  }} body {{
-  ^bb0(%bs: {T}):
-    hlo.return %bs : {T}
-  }}
-  func.return %w : {T}
-}}
-"""
-
-
-def _loop(text: str) -> WhileOp:
-    return next(op for op in parse_module(text).walk() if isinstance(op, WhileOp))
+}}"""
+    module = parse_module(module_text(function))
+    return next(op for op in module.walk() if isinstance(op, WhileOp))
 
 
 @pytest.mark.parametrize(
