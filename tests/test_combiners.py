@@ -155,6 +155,22 @@ def test_threshold_count_counts_operands_and_threshold_bytes_stops_a_group() -> 
     assert _count(twice, "hlo.all_reduce") == 3, "a second run must change nothing"
 
 
+def test_a_member_with_more_operands_than_the_count_stays_alone() -> None:
+    # a variadic all-reduce of 3 operands cannot join any group of at most 2 operands; the
+    # planner used to retry it forever (found by tests/test_properties.py)
+    body = (
+        "  v = (f32[2], f32[3], f32[4]) all-reduce(p0, p1, p2), replica_groups={}, to_apply=add\n"
+        + "".join(
+            f"  ar{i} = f32[{i + 2}] all-reduce(p{i}), replica_groups={{}}, to_apply=add\n"
+            for i in (3, 4)
+        )
+        + "  ROOT t = ((f32[2], f32[3], f32[4]), f32[5], f32[6]) tuple(v, ar3, ar4)\n"
+    )
+    after = _run(_module(body, PARAMS), threshold_count=2)
+    assert _count(after, "hlo.all_reduce") == 2
+    assert "hlo.all_reduce(%p3, %p4)" in str(after)
+
+
 def test_ops_that_read_an_earlier_member_move_after_the_combined_op() -> None:
     body = (
         "  ar0 = f32[2] all-reduce(p0), replica_groups={}, to_apply=add\n"

@@ -352,7 +352,9 @@ class _Planner:
                 self.remaining.discard(first)
                 continue
             group = self.round(self.by_key[self.keys[first]], limits)
-            if len(group) >= 2:
+            if not group:  # `first` alone is over a limit (more operands than the count)
+                self.remaining.discard(first)
+            elif len(group) >= 2:
                 self.combine(group)
 
     def round(self, queue: Queue, limits: Limits) -> list[int]:
