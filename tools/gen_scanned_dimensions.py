@@ -3,7 +3,7 @@
 `tools/gen_dimensions.py` holds the dimensions `make bench` times on every run. These are the
 other directions a program grows in that were checked once for super-linear passes (none found;
 README, "Growth along each dimension"); `tools/bench_dimensions.py --scan` times them the same
-way, 1x (`BASE`) and 10x:
+way, 1x (`BASE`) and 10x, and `tools/gen_dimensions.py DIMENSION N` prints one:
 
 - `branches`: a loop body runs one conditional with n branches, each all-reducing;
 - `callers`: one computation (an all-reduce) called from n call sites;
@@ -21,8 +21,6 @@ way, 1x (`BASE`) and 10x:
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Callable
 
 GROUP = "{{0,1,2,3,4,5,6,7}}"
@@ -71,6 +69,21 @@ def _loop(carried: str, body: list[str], init: str) -> tuple[list[str], list[str
     )
     entry = [f"  ROOT %w = {carried} while({init}), condition=%cond, body=%body"]
     return ["\n".join([*head, *body]) + "\n}\n", cond], entry
+
+
+def _accumulating(name: str, n: int, x_type: str, x: str, body: list[str]) -> str:
+    """A loop carrying (i, acc_0..acc_{n-1}, x_0..x_{n-1}) from zeros and the entry's `x`:
+    `body` reads slot 1 + j as `%acc.j` and 1 + n + j as `<x>.j` and defines `%new.j`, the
+    next accumulators (the xs pass through)."""
+    carried = "(s32[], " + ", ".join([V] * n + [x_type] * n) + ")"
+    slots = [f"%new.{j}" for j in range(n)] + [f"{x}.{j}" for j in range(n)]
+    root = f"  ROOT %t = {carried} tuple(%next, {', '.join(slots)})"
+    loop, tail = _loop(carried, [*body, root], "%init")
+    entry = [f"ENTRY %main (x: {x_type}) -> {carried} {{", f"  %x = {x_type} parameter(0)"]
+    entry += ["  %z = s32[] constant(0)", "  %zf = f32[] constant(0)"]
+    entry.append(f"  %zv = {V} broadcast(%zf), dimensions={{}}")
+    entry.append(f"  %init = {carried} tuple(%z, {', '.join(['%zv'] * n + ['%x'] * n)})")
+    return _module(f"{name}_{n}", loop, entry + tail)
 
 
 def branches(n: int) -> str:
@@ -133,7 +146,6 @@ def chain(n: int) -> str:
 
 
 def variadic(n: int) -> str:
-    carried = "(s32[], " + ", ".join([V] * (2 * n)) + ")"
     body: list[str] = []
     for j in range(n):
         body.append(f"  %acc.{j} = {V} get-tuple-element(%p), index={1 + j}")
@@ -145,14 +157,7 @@ def variadic(n: int) -> str:
     for j in range(n):
         body.append(f"  %r.{j} = {V} get-tuple-element(%ar), index={j}")
         body.append(f"  %new.{j} = {V} add(%acc.{j}, %r.{j})")
-    slots = [f"%new.{j}" for j in range(n)] + [f"%x.{j}" for j in range(n)]
-    body.append(f"  ROOT %t = {carried} tuple(%next, {', '.join(slots)})")
-    loop, tail = _loop(carried, body, "%init")
-    entry = [f"ENTRY %main (x: {V}) -> {carried} {{", f"  %x = {V} parameter(0)"]
-    entry += ["  %z = s32[] constant(0)", "  %zf = f32[] constant(0)"]
-    entry.append(f"  %zv = {V} broadcast(%zf), dimensions={{}}")
-    entry.append(f"  %init = {carried} tuple(%z, {', '.join(['%zv'] * n + ['%x'] * n)})")
-    return _module(f"variadic_{n}", loop, entry + tail)
+    return _accumulating("variadic", n, V, "%x", body)
 
 
 def mixed(n: int) -> str:
@@ -213,7 +218,6 @@ def reshards(n: int) -> str:
 
 def sliced(n: int) -> str:
     rows = "f32[4,4]"
-    carried = "(s32[], " + ", ".join([V] * n + [rows] * n) + ")"
     body = ["  %c0 = s32[] constant(0)"]
     for j in range(n):
         body.append(f"  %acc.{j} = {V} get-tuple-element(%p), index={1 + j}")
@@ -224,14 +228,7 @@ def sliced(n: int) -> str:
         body.append(f"  %v.{j} = {V} reshape(%row.{j})")
         body.append(_all_reduce(f"%r.{j}", f"%v.{j}", j + 1))
         body.append(f"  %new.{j} = {V} add(%acc.{j}, %r.{j})")
-    slots = [f"%new.{j}" for j in range(n)] + [f"%xs.{j}" for j in range(n)]
-    body.append(f"  ROOT %t = {carried} tuple(%next, {', '.join(slots)})")
-    loop, tail = _loop(carried, body, "%init")
-    entry = [f"ENTRY %main (x: {rows}) -> {carried} {{", f"  %x = {rows} parameter(0)"]
-    entry += ["  %z = s32[] constant(0)", "  %zf = f32[] constant(0)"]
-    entry.append(f"  %zv = {V} broadcast(%zf), dimensions={{}}")
-    entry.append(f"  %init = {carried} tuple(%z, {', '.join(['%zv'] * n + ['%x'] * n)})")
-    return _module(f"sliced_{n}", loop, entry + tail)
+    return _accumulating("sliced", n, rows, "%xs", body)
 
 
 def shapes(n: int) -> str:
@@ -279,17 +276,3 @@ GENERATORS: dict[str, Callable[[int], str]] = {
     "sliced": sliced,
     "shapes": shapes,
 }
-
-
-def main(argv: list[str] | None = None) -> None:
-    cli = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    cli.add_argument("dimension", choices=sorted(GENERATORS))
-    cli.add_argument("n", type=int)
-    args = cli.parse_args(argv)
-    sys.stdout.write(GENERATORS[args.dimension](args.n))
-
-
-if __name__ == "__main__":
-    main()
