@@ -14,10 +14,13 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.ir.core import SSAValues
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis import access_patterns as aps
+from neuron_cc.dialects import value_edits
 from neuron_cc.dialects.bir import CollectiveComputeOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent
@@ -257,3 +260,41 @@ def test_jax_permute_reductions_fuse_and_match_xla() -> None:
         for j, value in enumerate(result.outputs):
             for d in range(8):
                 np.testing.assert_allclose(value[d], oracle[f"out{j}_dev{d}"], rtol=1e-6)
+
+
+def test_a_wide_user_of_lowered_collectives_is_rebuilt_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plans are applied together: a tuple reading n lowered all-reduces gets one new
+    operand list, not one per collective (which was quadratic in n: a loop body returning an
+    all-reduce per slot)."""
+    n = 24
+    ars = "".join(
+        f"  %ar.{i} = f32[4] all-reduce(%x), channel_id={i + 1}, "
+        "replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=%add\n"
+        for i in range(n)
+    )
+    shape = "(" + ", ".join(["f32[4]"] * n) + ")"
+    reads = ", ".join(f"%ar.{i}" for i in range(n))
+    text = (
+        "HloModule wide, num_partitions=4\n\n"
+        "%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+        "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n\n"
+        f"ENTRY %main (x: f32[4]) -> {shape} {{\n  %x = f32[4] parameter(0)\n{ars}"
+        f"  ROOT %t = {shape} tuple({reads})\n}}\n"
+    )
+    before = import_hlo(text)
+    after = before.clone()
+    built: list[int] = []
+
+    class Counting(SSAValues[SSAValue]):
+        def __new__(cls, values: Any) -> Any:
+            built.append(len(values))
+            return SSAValues(values)
+
+    monkeypatch.setattr(value_edits, "SSAValues", Counting)
+    ConvertHloToBirPass().apply(_context(), after)
+    monkeypatch.undo()
+    assert len(_bir_ops(after)) == n
+    assert built.count(n) == 1, built
+    assert_equivalent(before, after)

@@ -139,6 +139,7 @@ from neuron_cc.transforms.bir_lowering.common import (
     Spec,
     all_to_all_spec,
     alu_of,
+    apply_plans,
     fail,
     flag,
     flatten_pairs,
@@ -406,8 +407,7 @@ class ConvertHloToBirPass(ModulePass):
         for o in ops:
             if o not in walk.taken and (plan := self.plan(o, walk)) is not None:
                 walk.plans.append(plan)
-        for plan in walk.plans:
-            plan.apply()
+        apply_plans(walk.plans)
 
     def plan_fusions(self, ops: list[Operation], walk: _Walk) -> None:
         """SendRecvCCE chains first (they take local permutes), then PermuteReduce."""

@@ -9,7 +9,7 @@ emission order (`neuron_cc.translate.bir_json.field_order`, tiled variants inclu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
@@ -144,11 +144,22 @@ class Plan:
     )
     erase: list[Operation] = field(default_factory=list[Operation])
 
-    def apply(self) -> None:
-        for anchor, ops in self.inserts:
+
+def apply_plans(plans: Iterable[Plan]) -> None:
+    """Apply `plans` together: every insert, then every replacement at once, then every
+    erasure, each in the plans' order. One replacement for all of them: a user reading many
+    lowered collectives (a loop body's root tuple returning one per slot) is rebuilt once,
+    not once per plan (which was quadratic in the number of collectives it reads). Every
+    plan was made from the IR before any was applied; an anchor is never erased by another
+    plan, and a value one plan replaces may be read by another's new ops (redirected with
+    the rest of its uses)."""
+    plans = list(plans)
+    for plan in plans:
+        for anchor, ops in plan.inserts:
             Rewriter.insert_op(ops, InsertPoint.before(anchor))
-        replace_values(self.replace)  # a wide user of many of them is rebuilt once
-        for op in self.erase:
+    replace_values(pair for plan in plans for pair in plan.replace)
+    for plan in plans:
+        for op in plan.erase:
             Rewriter.erase_op(op)
 
 
