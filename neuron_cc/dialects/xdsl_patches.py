@@ -96,6 +96,14 @@ The patches (`PATCHES`):
 14. Speed: `region.blocks[i]` starts an iterator object and enumerates it (~2 us; the passes
    ask `loop.body.blocks[0]` per collective). For `i >= 0` the patched one follows the blocks'
    links from the first; a negative index or a slice is xDSL's.
+15. Speed: `Block._attach_op` and `Region._attach_block` (every op inserted into a block,
+   every block into a region) check that the op (block) does not contain its new parent by
+   climbing from the parent to the top of the IR (`is_ancestor`): an insertion at nesting
+   depth d cost d, so a pass inserting a few ops after each of n nested loops was quadratic
+   in n. The patched checks climb from the parent and walk the inserted op's (block's)
+   contents in lockstep, and stop at whichever ends first (`_encloses`): O(min(depth, size of
+   what is inserted)); an op without regions (a block without ops) contains nothing and is
+   not walked. Same verdicts, same messages.
 
 Not a patch of xDSL: `verify_cache.py` memoises the verification of our own op definitions.
 """
@@ -127,7 +135,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, BlockOps, Operation, OpResult, Region, SSAValue, Use
+from xdsl.ir import Block, BlockOps, IRNode, Operation, OpResult, Region, SSAValue, Use
 from xdsl.ir.core import ErasedSSAValue, RegionBlocks, SSAValues
 from xdsl.irdl import IRDLOperation, OptionalDef, base
 from xdsl.irdl.operations import (
@@ -496,6 +504,64 @@ def _ssa_values_getitem(self: SSAValues[Any], idx: int | slice) -> Any:
     return _SSA_VALUES_GETITEM(self, idx)
 
 
+def _links(node: IRNode) -> list[IRNode | None]:
+    """What `_nested` follows from `node`: the next op and the regions of an op, the first
+    block of a region, the next block and the first op of a block."""
+    if isinstance(node, Operation):
+        return [node._next_op, *node.regions]
+    if isinstance(node, Region):
+        return [node.first_block]
+    assert isinstance(node, Block)
+    return [node.next_block, node.first_op]
+
+
+def _nested(root: Operation | Block) -> Iterator[IRNode]:
+    """Every region, block and op inside `root` (not `root`), one per step and in no
+    particular order: a block's ops are followed by their links, one at a time."""
+    pending: list[IRNode | None] = (
+        [root.first_op] if isinstance(root, Block) else list(root.regions)
+    )
+    while pending:
+        node = pending.pop()
+        if node is not None:
+            yield node
+            pending += _links(node)
+
+
+def _encloses(root: Operation | Block, node: Block | Region) -> bool:
+    """Whether `node` is inside `root` (which has no parent: its tree's top). Climbs from
+    `node` and walks `root`'s contents in lockstep: O(min(depth of node, size of root))."""
+    up: IRNode | None = node
+    down = _nested(root)
+    while True:
+        if up is None:  # the top of node's tree, and not root
+            return False
+        if up is root:
+            return True
+        up = up.parent_node
+        inner = next(down, None)
+        if inner is None:  # all of root, and not node
+            return False
+        if inner is node:
+            return True
+
+
+def _block_attach_op(self: Block, operation: Operation) -> None:
+    if operation.parent:
+        raise ValueError("Can't add to a block an operation already attached to a block.")
+    if operation.regions and _encloses(operation, self):
+        raise ValueError("Can't add an operation to a block contained in the operation.")
+    operation.parent = self
+
+
+def _region_attach_block(self: Region, block: Block) -> None:
+    if block.parent:
+        raise ValueError("Can't add to a region a block already attached to a region.")
+    if block.first_op is not None and _encloses(block, self):
+        raise ValueError("Can't add a block to a region contained in the block.")
+    block.parent = self
+
+
 def _ssa_value_erase(self: SSAValue, safe_erase: bool = True) -> None:
     """xDSL's `SSAValue.erase`; a value without uses has nothing to replace."""
     if self.first_use is not None:
@@ -659,6 +725,8 @@ PATCHES = (
     Patch("ssa-values-int-item", SSAValues, "__getitem__", _ssa_values_getitem),
     Patch("replace-all-uses-by-links", SSAValue, "replace_all_uses_with", _replace_all_uses_with),
     Patch("region-blocks-index-by-links", RegionBlocks, "__getitem__", _region_blocks_getitem),
+    Patch("attach-op-checks-in-lockstep", Block, "_attach_op", _block_attach_op),
+    Patch("attach-block-checks-in-lockstep", Region, "_attach_block", _region_attach_block),
 )  # fmt: skip
 
 _ORIGINALS: dict[str, Any] = {p.name: vars(p.owner)[p.attribute] for p in PATCHES}
