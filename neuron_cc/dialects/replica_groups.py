@@ -22,6 +22,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.str_enum import StrEnum
 
+from neuron_cc.dialects.frozen_ir import enclosing_module
+
 NUM_PARTITIONS_ATTR = "hlo.num_partitions"
 NUM_REPLICAS_ATTR = "hlo.num_replicas"
 USE_SPMD_ATTR = "hlo.use_spmd_partitioning"
@@ -70,13 +72,12 @@ def id_space_size(mode: GroupMode, num_replicas: int, num_partitions: int) -> in
 
 
 def device_counts(op: Operation) -> tuple[int, int]:
-    """(num_replicas, num_partitions) from the enclosing module's attributes (default 1, 1)."""
-    node: Operation | None = op
-    while node is not None and not isinstance(node, ModuleOp):
-        node = node.parent_op()
-    if node is None:
+    """(num_replicas, num_partitions) from the enclosing module's attributes (default 1, 1);
+    climbs once per block inside a `frozen_ir.frozen()` scope (verification is one)."""
+    module = enclosing_module(op)
+    if module is None:
         return 1, 1
-    return _count(node, NUM_REPLICAS_ATTR), _count(node, NUM_PARTITIONS_ATTR)
+    return _count(module, NUM_REPLICAS_ATTR), _count(module, NUM_PARTITIONS_ATTR)
 
 
 def _count(module: ModuleOp, name: str) -> int:

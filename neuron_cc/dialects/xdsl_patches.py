@@ -69,7 +69,9 @@ The patches (`PATCHES`):
    every op's verifier) build an operand view and a successor view per op, compare blocks
    through a Python `__eq__` and count a region's blocks by walking them: about 0.5 s of a
    100,000-op verification. The patched three read the fields, in the same order, with the
-   same checks and messages.
+   same checks and messages. The outermost `Operation.verify` opens a `frozen_ir.frozen()`
+   scope, so the collectives' verifiers find their module's device counts climbing once per
+   block, not once per op (quadratic in the nesting).
 10. Speed: `IRDLOperation.__hash__` / `__eq__` are Python functions returning `id(self)` /
    `self is other`, so every dict or set keyed by ops pays a Python call per lookup (millions
    per pipeline run). They are now `object`'s (the same identity semantics, in C).
@@ -149,6 +151,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from neuron_cc.dialects.frozen_ir import frozen, is_frozen
 from neuron_cc.dialects.op_classes import VALUE_CLASSES
 from neuron_cc.dialects.value_edits import replace_values
 
@@ -600,7 +603,12 @@ def _operation_verify(self: Operation, verify_nested_ops: bool = True) -> None:
     """xDSL's `Operation.verify`: the same checks in the same order with the same errors,
     reading the fields (xDSL builds an operand and a successor view, compares blocks with a
     Python `__eq__`, counts the region's blocks by walking them, and recurses through
-    `Region.verify` / `Block.verify`, which this inlines)."""
+    `Region.verify` / `Block.verify`, which this inlines). The outermost call runs in a
+    `frozen_ir.frozen()` scope: verifiers only read the IR."""
+    if not is_frozen():
+        with frozen():
+            _operation_verify(self, verify_nested_ops)
+        return
     for operand in self._operands:
         if type(operand) not in VALUE_CLASSES and isinstance(operand, ErasedSSAValue):
             raise ValueError("Erased SSA value is used by the operation")

@@ -108,6 +108,7 @@ from neuron_cc.dialects.bir import (
     GetGlobalRankIdOp,
 )
 from neuron_cc.dialects.bir_attributes import CollectiveKind, EngineType, EngineTypeAttr
+from neuron_cc.dialects.frozen_ir import frozen
 from neuron_cc.dialects.hlo.attributes import DimensionsAttr
 from neuron_cc.dialects.hlo.collectives import (
     AllGatherOp,
@@ -402,11 +403,12 @@ class ConvertHloToBirPass(ModulePass):
             raise PassFailedException(f"{PASS}: dve-channels must be >= 0, got {self.dve_channels}")
         ops = list(op.walk())
         walk = _Walk(Builder(self.tile_bytes, self.ring_channels), [], set())
-        if self.fuse:
-            self.plan_fusions(ops, walk)
-        for o in ops:
-            if o not in walk.taken and (plan := self.plan(o, walk)) is not None:
-                walk.plans.append(plan)
+        with frozen():  # planning only reads the IR: each block finds its module once
+            if self.fuse:
+                self.plan_fusions(ops, walk)
+            for o in ops:
+                if o not in walk.taken and (plan := self.plan(o, walk)) is not None:
+                    walk.plans.append(plan)
         apply_plans(walk.plans)
 
     def plan_fusions(self, ops: list[Operation], walk: _Walk) -> None:
