@@ -531,10 +531,21 @@ def _nested(root: Operation | Block) -> Iterator[IRNode]:
             pending += _links(node)
 
 
+_QUICK_CLIMB = 12
+"""Steps `_encloses` climbs before it also walks the inserted op (a constant: still
+O(min(depth, size)) + 12)."""
+
+
 def _encloses(root: Operation | Block, node: Block | Region) -> bool:
     """Whether `node` is inside `root` (which has no parent: its tree's top). Climbs from
     `node` and walks `root`'s contents in lockstep: O(min(depth of node, size of root))."""
     up: IRNode | None = node
+    for _ in range(_QUICK_CLIMB):  # most insertions are shallow: no walk of root at all
+        if up is None:
+            return False
+        if up is root:
+            return True
+        up = up.parent_node
     down = _nested(root)
     while True:
         if up is None:  # the top of node's tree, and not root
