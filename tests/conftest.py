@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from xdsl.ir import SSAValue
+from xdsl.ir.core import SSAValues
 
 # Property tests: a fixed seed and bounded example counts in `make test` ("ci"); `make fuzz`
 # selects "fuzz" (random seeds, NEURON_FUZZ_EXAMPLES examples per property).
@@ -67,3 +70,19 @@ def load_tool(name: str) -> ModuleType:
 @pytest.fixture
 def tool():
     return run_tool
+
+
+def count_operand_tuples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The widths of the operand tuples `neuron_cc.dialects.value_edits` writes from now on
+    (one entry per user rebuilt), until `monkeypatch` is undone."""
+    from neuron_cc.dialects import value_edits
+
+    built: list[int] = []
+
+    class Counting(SSAValues[SSAValue]):
+        def __new__(cls, values: Any) -> Any:
+            built.append(len(values))
+            return SSAValues(values)
+
+    monkeypatch.setattr(value_edits, "SSAValues", Counting)
+    return built

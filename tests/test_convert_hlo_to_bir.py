@@ -14,19 +14,17 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
-from xdsl.ir.core import SSAValues
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
 from neuron_cc.analysis import access_patterns as aps
-from neuron_cc.dialects import value_edits
 from neuron_cc.dialects.bir import CollectiveComputeOp
 from neuron_cc.interpreter.runner import entry_function, inputs_from_npz, run_module
 from neuron_cc.testing import assert_equivalent
 from neuron_cc.testing.ir import neuron_context as _context
 from neuron_cc.transforms.convert_hlo_to_bir import ConvertHloToBirPass
 from neuron_cc.translate.hlo_text.importer import import_hlo
+from tests.conftest import count_operand_tuples
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT_DIR = ROOT / "tests" / "filecheck" / "transforms"
@@ -285,14 +283,7 @@ def test_a_wide_user_of_lowered_collectives_is_rebuilt_once(
     )
     before = import_hlo(text)
     after = before.clone()
-    built: list[int] = []
-
-    class Counting(SSAValues[SSAValue]):
-        def __new__(cls, values: Any) -> Any:
-            built.append(len(values))
-            return SSAValues(values)
-
-    monkeypatch.setattr(value_edits, "SSAValues", Counting)
+    built = count_operand_tuples(monkeypatch)
     ConvertHloToBirPass().apply(_context(), after)
     monkeypatch.undo()
     assert len(_bir_ops(after)) == n
